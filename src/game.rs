@@ -1,0 +1,274 @@
+//! The contract between a game's rules and everything generic over games: the searcher,
+//! perft, the protocol loop and the match runner. Each game (Math Chess, Reveal Chess /
+//! chess) implements `Game`; the search is monomorphised per game so move generation and
+//! evaluation inline into it.
+//!
+//! Chance: a move is what the player chooses (`Game::Move`). Some moves (a face-down piece's
+//! first move in Reveal Chess) have several outcomes drawn by chance; `Game::chance` lists
+//! them with integer weights, and `Game::make` is told which outcome happened. A move with
+//! no chance has the single outcome `NO_OUTCOME`.
+
+use std::fmt::Debug;
+
+/// Scores are centipawn-like, from the point of view of the side to move.
+pub type Score = i32;
+
+/// A mate (or a game won by the rules) found at ply p from the root scores `MATE - p`.
+pub const MATE: Score = 32_000;
+/// Scores at or beyond this magnitude are wins/losses by the rules, not evaluations.
+pub const MATE_BOUND: Score = MATE - 1_000;
+pub const INFINITY: Score = MATE + 1;
+pub const DRAW: Score = 0;
+
+/// Outcome code for a move that involves no chance.
+pub const NO_OUTCOME: u8 = 0;
+
+/// Result of a finished game, from the point of view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// Why a game ended; used by the match runner (PGN `Termination`, game lines) and `d`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// From the point of view of the side to move in the final position.
+    pub outcome: Outcome,
+    /// Human-readable reason, e.g. "zero captured", "checkmate", "threefold repetition".
+    pub reason: String,
+}
+
+/// Fixed-capacity list of moves, kept on the stack in the search and perft.
+pub const MAX_MOVES: usize = 512;
+
+#[derive(Clone)]
+pub struct MoveList<M: Copy + Default> {
+    moves: [M; MAX_MOVES],
+    len: usize,
+}
+
+impl<M: Copy + Default> Default for MoveList<M> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<M: Copy + Default> MoveList<M> {
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            moves: [M::default(); MAX_MOVES],
+            len: 0,
+        }
+    }
+    #[inline(always)]
+    pub fn push(&mut self, m: M) {
+        debug_assert!(self.len < MAX_MOVES);
+        // SAFETY-free bound: generators never exceed MAX_MOVES (asserted in debug builds).
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[M] {
+        &self.moves[..self.len]
+    }
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [M] {
+        &mut self.moves[..self.len]
+    }
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> M {
+        self.moves[i]
+    }
+    #[inline(always)]
+    pub fn swap(&mut self, i: usize, j: usize) {
+        self.moves.swap(i, j);
+    }
+    pub fn iter(&self) -> std::slice::Iter<'_, M> {
+        self.as_slice().iter()
+    }
+    pub fn contains(&self, m: &M) -> bool
+    where
+        M: PartialEq,
+    {
+        self.as_slice().contains(m)
+    }
+}
+
+/// The chance outcomes of one move: (outcome code, weight). Probability = weight / total.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct ChanceList {
+    pub outcomes: [(u8, u16); 8],
+    pub len: usize,
+}
+
+impl ChanceList {
+    #[inline]
+    pub fn push(&mut self, outcome: u8, weight: u16) {
+        self.outcomes[self.len] = (outcome, weight);
+        self.len += 1;
+    }
+    #[inline]
+    pub fn total(&self) -> u32 {
+        self.outcomes[..self.len]
+            .iter()
+            .map(|&(_, w)| w as u32)
+            .sum()
+    }
+    #[inline]
+    pub fn as_slice(&self) -> &[(u8, u16)] {
+        &self.outcomes[..self.len]
+    }
+}
+
+/// A move that fits in 16 bits, so the transposition table can store it.
+pub trait GameMove: Copy + Eq + Default + Debug + Send + Sync + 'static {
+    fn to_u16(self) -> u16;
+    fn from_u16(v: u16) -> Self;
+    /// The null move (`Default`), never generated.
+    #[inline]
+    fn is_null(self) -> bool {
+        self == Self::default()
+    }
+}
+
+/// One evaluation term for the `eval` command: name, White/Blue value, Black/Red value.
+#[derive(Clone, Debug)]
+pub struct EvalTerm {
+    pub name: &'static str,
+    pub first: Score,
+    pub second: Score,
+}
+
+pub trait Game: Clone + Send + Sync + 'static {
+    type Move: GameMove;
+
+    /// The variant's protocol name: `mathchess`, `revealchess` or `chess`.
+    fn variant_name(&self) -> &'static str;
+    /// (files, ranks) of the board.
+    fn dimensions(&self) -> (usize, usize);
+
+    // ----- positions ---------------------------------------------------------------------
+    fn to_fen(&self) -> String;
+    /// Side to move: 0 = first player (Blue / White), 1 = second (Red / Black).
+    fn side_to_move(&self) -> usize;
+    /// Zobrist key of the current position (incrementally maintained).
+    fn key(&self) -> u64;
+    /// Number of plies played since the position was set (length of the undo stack).
+    fn game_ply(&self) -> usize;
+
+    // ----- moves -------------------------------------------------------------------------
+    /// All legal moves (player choices; chance outcomes are not expanded).
+    fn generate_moves(&self, list: &mut MoveList<Self::Move>);
+    /// Legal "noisy" moves for quiescence: captures and promotions.
+    fn generate_noisy(&self, list: &mut MoveList<Self::Move>);
+    fn is_capture(&self, mv: Self::Move) -> bool;
+    /// True for captures and promotions (moves generated by `generate_noisy`).
+    fn is_noisy(&self, mv: Self::Move) -> bool;
+    /// Ordering value of a noisy move (MVV-LVA or similar); larger is tried first.
+    fn noisy_order(&self, mv: Self::Move) -> Score;
+    /// Index into history tables, `< HISTORY_SIZE`.
+    fn history_index(&self, mv: Self::Move) -> usize;
+    const HISTORY_SIZE: usize;
+    /// Chance outcomes of a legal move; `false` (and `out` left empty) when it has none.
+    fn chance(&self, mv: Self::Move, out: &mut ChanceList) -> bool;
+    /// Play a legal move with the given outcome (`NO_OUTCOME` for a deterministic move).
+    fn make(&mut self, mv: Self::Move, outcome: u8);
+    /// Take back the last `make`.
+    fn unmake(&mut self);
+    /// Whether passing is a sound probe here (null-move pruning).
+    fn null_move_ok(&self) -> bool;
+    fn make_null(&mut self);
+    fn unmake_null(&mut self);
+    /// In check (chess) or the own zero under direct attack (Math Chess): extend / no stand-pat.
+    fn in_check(&self) -> bool;
+
+    // ----- game ends ---------------------------------------------------------------------
+    /// A result the position itself already decides before move generation (zero captured,
+    /// point target reached, 75-move rule ...), from the side to move's view.
+    fn immediate_result(&self) -> Option<Outcome>;
+    /// Result when the side to move has no legal move.
+    fn no_moves_result(&self) -> Outcome;
+    /// Inside search: the current position repeats an earlier one reachable by reversible
+    /// moves, or a move-count rule is reached: score as a draw.
+    fn is_search_draw(&self) -> bool;
+    /// The referee's verdict on the current position (rules exactly, counting real
+    /// repetitions); `None` while the game goes on.
+    fn game_end(&self) -> Option<GameEnd>;
+
+    // ----- evaluation --------------------------------------------------------------------
+    /// Static evaluation from the side to move's point of view.
+    fn evaluate(&self) -> Score;
+    /// The evaluation broken into named terms (for the `eval` command).
+    fn eval_terms(&self) -> Vec<EvalTerm>;
+
+    // ----- notation ----------------------------------------------------------------------
+    /// The move as the player names it (no reveal letter; backup promotion letter kept).
+    fn move_to_string(&self, mv: Self::Move) -> String;
+    /// The move with its outcome letter as used in `position ... moves` and perft divide.
+    fn move_outcome_to_string(&self, mv: Self::Move, outcome: u8) -> String;
+    /// Parse a move in `position ... moves` form, checking it is legal here. A move that
+    /// reveals must carry its outcome letter, and the pool must still hold it.
+    fn parse_move(&self, s: &str) -> Result<(Self::Move, u8), String>;
+    /// Parse a move as a player's choice (as in `bestmove`/`searchmoves`; no outcome).
+    fn parse_choice(&self, s: &str) -> Result<Self::Move, String>;
+    /// The board drawn in text for the `d` command, with FEN, key and game-specific lines.
+    fn display(&self) -> String;
+
+    /// Perft leaf count under the rules' conventions. Games override this with a
+    /// bulk-counting version; the default walks the tree with `make`/`unmake`.
+    fn perft(&mut self, depth: u32) -> u64 {
+        perft_generic(self, depth)
+    }
+}
+
+/// Leaf count of the legal-move tree under the rules' perft conventions: every chance
+/// outcome of a move is its own branch (weights ignored; a reveal is not a ply).
+/// Games override nothing here; fast games provide their own bulk-counting perft.
+pub fn perft_generic<G: Game>(pos: &mut G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if pos.immediate_result().is_some() {
+        return 0;
+    }
+    let mut list = MoveList::new();
+    pos.generate_moves(&mut list);
+    let mut chances = ChanceList::default();
+    let mut nodes = 0;
+    for &mv in list.iter() {
+        chances.len = 0;
+        if pos.chance(mv, &mut chances) {
+            for &(o, _) in chances.as_slice() {
+                if depth == 1 {
+                    nodes += 1;
+                } else {
+                    pos.make(mv, o);
+                    nodes += perft_generic(pos, depth - 1);
+                    pos.unmake();
+                }
+            }
+        } else if depth == 1 {
+            nodes += 1;
+        } else {
+            pos.make(mv, NO_OUTCOME);
+            nodes += perft_generic(pos, depth - 1);
+            pos.unmake();
+        }
+    }
+    nodes
+}

@@ -1,0 +1,121 @@
+//! Command line: the protocol loop by default; perft, bench, analyse, match, genopenings.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+use std::time::Instant;
+use tinh::variant::Variant;
+use tinh::with_game;
+
+#[derive(Parser)]
+#[command(
+    name = "tinh",
+    version,
+    about = "Tinh: an engine for Math Chess, Reveal Chess and chess"
+)]
+struct Cli {
+    /// Variant the protocol loop starts in: mathchess, revealchess or chess.
+    #[arg(long, global = true, default_value = "mathchess")]
+    variant: Variant,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the UCI-style protocol loop on stdin/stdout (the default).
+    Uci,
+    /// Count the leaves of the legal-move tree, divided by root move.
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Start position (default: the variant's start).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play from the start position first, space separated.
+        #[arg(long)]
+        moves: Option<String>,
+        /// Count root moves in parallel on this many threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Search a fixed set of positions of all three games to a fixed depth, one thread.
+    Bench {
+        /// Depth (default: the bench's own).
+        depth: Option<u32>,
+    },
+    /// Analyse a position and show the search's progress in readable lines.
+    Analyse(tinh::protocol::analyse::AnalyseArgs),
+    /// Play a match between engines (cutechess-cli style flags; see README).
+    Match {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Generate a balanced opening suite (see README).
+    Genopenings {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None | Some(Command::Uci) => {
+            tinh::protocol::run_loop(cli.variant);
+            Ok(())
+        }
+        Some(Command::Perft {
+            depth,
+            fen,
+            moves,
+            threads,
+        }) => run_perft(
+            cli.variant,
+            depth,
+            fen.as_deref(),
+            moves.as_deref(),
+            threads,
+        ),
+        Some(Command::Bench { depth }) => tinh::search::bench::run(depth),
+        Some(Command::Analyse(args)) => tinh::protocol::analyse::run(cli.variant, args),
+        Some(Command::Match { args }) => tinh::arena::run_match_cli(&args),
+        Some(Command::Genopenings { args }) => tinh::arena::genopenings_cli(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_perft(
+    variant: Variant,
+    depth: u32,
+    fen: Option<&str>,
+    moves: Option<&str>,
+    threads: usize,
+) -> Result<(), String> {
+    let mut pos = match fen {
+        Some(f) => variant.from_fen(f)?,
+        None => variant.startpos(),
+    };
+    if let Some(m) = moves {
+        pos.apply_moves(m.split_whitespace())?;
+    }
+    let start = Instant::now();
+    let lines = with_game!(&pos, g => tinh::perft::divide(g, depth, threads.max(1)));
+    let elapsed = start.elapsed().as_secs_f64();
+    let total = tinh::perft::total(&lines, depth);
+    print!("{}", tinh::perft::format_divide(&lines, depth));
+    eprintln!(
+        "time {:.3} s, {:.0} leaves/s",
+        elapsed,
+        total as f64 / elapsed.max(1e-9)
+    );
+    Ok(())
+}
