@@ -102,6 +102,10 @@ pub struct Control {
 }
 
 impl Control {
+    fn arm(&self, ponder: bool) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.pondering.store(ponder, Ordering::SeqCst);
+    }
     /// End the search now (all threads); the best move found so far is reported.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
@@ -156,10 +160,45 @@ impl Searcher {
     pub fn control(&self) -> Arc<Control> {
         self.control.clone()
     }
+    /// Start a search on its own thread; `done` receives the result (print `bestmove`
+    /// there). The stop flag is armed before this returns, so a `stop` sent right after
+    /// `go` is never lost. Join the handle before starting another search.
+    pub fn start<G: Game>(
+        self: &Arc<Self>,
+        pos: G,
+        limits: Limits,
+        opts: Options,
+        report: Box<dyn Fn(Report) + Send + Sync>,
+        done: Box<dyn FnOnce(SearchResult) + Send>,
+    ) -> std::thread::JoinHandle<()> {
+        self.control.arm(limits.ponder);
+        let me = self.clone();
+        std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let result = me.run(&pos, &limits, &opts, &*report);
+                done(result);
+            })
+            .expect("spawn search thread")
+    }
+
+    /// Search on the calling thread (bench, analyse, tests); blocks until done.
+    pub fn search<G: Game>(
+        &self,
+        pos: &G,
+        limits: &Limits,
+        opts: &Options,
+        report: &(dyn Fn(Report) + Sync),
+    ) -> SearchResult {
+        self.control.arm(limits.ponder);
+        self.run(pos, limits, opts, report)
+    }
+
     /// Search `pos` (whose undo history holds the game so far, for repetitions) and
     /// return the best move. Blocks until the limits or `stop` end it; `report` is called
     /// from the searching thread for each completed iteration (and currmove lines).
-    pub fn search<G: Game>(
+    fn run<G: Game>(
         &self,
         pos: &G,
         limits: &Limits,
