@@ -383,7 +383,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let ai = ai.max(-(INFINITY as i64)) as Score;
             let bi = bi.min(INFINITY as i64) as Score;
             self.pos.make(mv, o);
-            let v = -self.search(depth, -bi, -ai, ply + 1, pv_node && bi - ai > 1, false);
+            let v = -self.search(depth, -bi, -ai, ply + 1, bi - ai > 1, false);
             self.pos.unmake();
             if self.stopped {
                 return 0;
@@ -444,6 +444,9 @@ impl<'a, G: Game> Worker<'a, G> {
         pv_node: bool,
         cut_node: bool,
     ) -> Score {
+        // Chance nodes hand their outcomes arbitrary windows: any window wider than null
+        // needs an exact answer inside it, so it is searched as a PV node.
+        let pv_node = pv_node || beta - alpha > 1;
         if pv_node {
             self.pv_len[ply] = ply;
         }
