@@ -306,7 +306,7 @@ impl<'a, G: Game> Worker<'a, G> {
         cut_node: bool,
     ) -> Score {
         if has_chance {
-            self.chance_value(mv, chances, depth, alpha, beta, ply, pv_node)
+            self.chance_value(mv, chances, depth, alpha, beta, ply)
         } else {
             self.pos.make(mv, NO_OUTCOME);
             self.tt.prefetch(self.pos.key());
@@ -331,7 +331,6 @@ impl<'a, G: Game> Worker<'a, G> {
         alpha: Score,
         beta: Score,
         ply: usize,
-        pv_node: bool,
     ) -> Score {
         let ckey = chance_key(self.pos.key(), mv.to_u16());
         if let Some(hit) = self.tt.probe(ckey)
@@ -769,7 +768,7 @@ impl<'a, G: Game> Worker<'a, G> {
         while let Some(mv) = picker.pick() {
             chances.len = 0;
             let score = if self.pos.chance(mv, &mut chances) {
-                self.chance_value(mv, &chances, 0, alpha, beta, ply, false)
+                self.chance_value(mv, &chances, 0, alpha, beta, ply)
             } else {
                 self.pos.make(mv, NO_OUTCOME);
                 let s = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
