@@ -16,10 +16,13 @@ use crate::game::MoveList;
 /// Receives generated moves. Counting and listing share one generator, so perft's bulk
 /// count and the move list cannot disagree.
 pub(crate) trait Sink {
+    /// The moves of the piece on `from` follow.
+    #[inline(always)]
+    fn piece(&mut self, _from: usize) {}
     /// `n` ordinary moves from `from` in direction `dir` (to distances 1..=n).
     fn slides(&mut self, from: usize, dir: usize, n: u32);
-    /// One capture from `from` onto `to`.
-    fn capture(&mut self, from: usize, to: usize);
+    /// One capture from `from` onto `to`, along a line of type `t` (direction 2t or 2t+1).
+    fn capture(&mut self, from: usize, t: usize, to: usize);
 }
 
 /// Counts moves.
@@ -31,7 +34,7 @@ impl Sink for Counter {
         self.0 += n as u64;
     }
     #[inline(always)]
-    fn capture(&mut self, _from: usize, _to: usize) {
+    fn capture(&mut self, _from: usize, _t: usize, _to: usize) {
         self.0 += 1;
     }
 }
@@ -52,7 +55,7 @@ impl<const QUIET: bool> Sink for Lister<'_, QUIET> {
         }
     }
     #[inline(always)]
-    fn capture(&mut self, from: usize, to: usize) {
+    fn capture(&mut self, from: usize, _t: usize, to: usize) {
         self.0.push(Move::new(from, to));
     }
 }
@@ -74,6 +77,7 @@ impl Board {
                 continue;
             }
             let s = s as usize;
+            sink.piece(s);
             let l = &SQ_LINES[s];
             for t in 0..4 {
                 let id = l.id[t] as usize;
@@ -95,7 +99,7 @@ impl Board {
                         let b = code_num(self.mailbox[support]);
                         if CAPTURE_DIST[a][b] >> k & 1 != 0 {
                             let to = (s as i32 + (k as i32 + 1) * DIR_DELTA[2 * t]) as usize;
-                            sink.capture(s, to);
+                            sink.capture(s, t, to);
                         }
                     }
                 }
@@ -107,7 +111,7 @@ impl Board {
                         let b = code_num(self.mailbox[support]);
                         if CAPTURE_DIST[a][b] >> k & 1 != 0 {
                             let to = (s as i32 + (k as i32 + 1) * DIR_DELTA[2 * t + 1]) as usize;
-                            sink.capture(s, to);
+                            sink.capture(s, t, to);
                         }
                     }
                 }
@@ -164,8 +168,204 @@ impl Board {
     }
 }
 
-/// Bulk-counting perft: the last ply is counted, not played. `$name` gets the target
-/// features so the counts compile to native bit instructions where the CPU has them.
+/// Moves (ordinary and captures) along line `id` of the pieces in `mine`, given the
+/// line's occupancy `occ` (with sentinels) and the enemy pieces `theirs`. Moves and
+/// captures along a line depend on that line's contents only, so a move's effect on the
+/// opponent's move count is confined to the (at most 7) lines through its two squares.
+#[inline(always)]
+fn line_moves(mailbox: &[u8; NSQ], id: usize, occ: u32, mine: u32, theirs: u32) -> u32 {
+    let sqs = &LINE_SQ[id];
+    let mut c = 0;
+    let mut m = mine;
+    while m != 0 {
+        let p = m.trailing_zeros();
+        m &= m - 1;
+        let a = code_num(mailbox[sqs[p as usize] as usize]);
+        if a == 0 {
+            continue;
+        }
+        let up = (occ >> (p + 1)).trailing_zeros();
+        let down = (occ << (32 - p)).leading_zeros();
+        c += up.min(a as u32) + down.min(a as u32);
+        if up == 0 && (mine >> (p + 1)) & 1 != 0 {
+            let k = (occ >> (p + 2)).trailing_zeros() + 1;
+            if (theirs >> (p + 1 + k)) & 1 != 0 {
+                let b = code_num(mailbox[sqs[p as usize + 1] as usize]);
+                c += (CAPTURE_DIST[a][b] >> k) as u32 & 1;
+            }
+        }
+        if down == 0 && (mine >> (p - 1)) & 1 != 0 {
+            let k = (occ << (33 - p)).leading_zeros() + 1;
+            if (theirs >> (p - 1 - k)) & 1 != 0 {
+                let b = code_num(mailbox[sqs[p as usize - 1] as usize]);
+                c += (CAPTURE_DIST[a][b] >> k) as u32 & 1;
+            }
+        }
+    }
+    c
+}
+
+/// Perft's last two plies: for each move of the side to move, the opponent's move count
+/// in the child is the count in this position (per line, computed once) corrected on the
+/// lines the move changes; no child is made. Only the line shared by the move's two
+/// squares depends on both; the other lines through the from-square depend on the piece
+/// leaving (computed once per piece), and the other lines through the to-square only on
+/// an enemy of the opponent arriving there, whatever its number (computed once per square
+/// and line, on first use).
+struct ChildCounter<'a> {
+    b: &'a Board,
+    base: [i32; 64],
+    total: i32,
+    /// Change of the opponent's count on each line through the current piece's square
+    /// when it leaves.
+    leave: [i32; 4],
+    /// Change of the opponent's count on line type t through square q when a piece of
+    /// the side to move arrives there (`arrive_known[t]` bit q says it is computed).
+    arrive: [[i32; 128]; 4],
+    arrive_known: [u128; 4],
+    nodes: u64,
+}
+
+impl ChildCounter<'_> {
+    #[inline(always)]
+    fn arrival(&mut self, to: usize, t: usize) -> i32 {
+        if self.arrive_known[t] >> to & 1 != 0 {
+            return self.arrive[t][to & 127];
+        }
+        let b = self.b;
+        let us = b.side;
+        let l = &SQ_LINES[to];
+        let id = l.id[t] as usize;
+        let mine = b.side_lines[us ^ 1][id] as u32;
+        let d = if mine == 0 {
+            0
+        } else {
+            let bt = 1u32 << l.bit[t];
+            let occ = b.lines[id] as u32 | bt;
+            let ours = b.side_lines[us][id] as u32 | bt;
+            line_moves(&b.mailbox, id, occ, mine & !bt, ours) as i32 - self.base[id & 63]
+        };
+        self.arrive[t][to & 127] = d;
+        self.arrive_known[t] |= 1u128 << to;
+        d
+    }
+
+    /// Adds the opponent's move count after the move `from`-`to` along line type `t`.
+    #[inline(always)]
+    fn child(&mut self, from: usize, t: usize, to: usize) {
+        let b = self.b;
+        let us = b.side;
+        let captured = b.mailbox[to];
+        if captured != EMPTY {
+            // The child is terminal: its count is 0.
+            if code_num(captured) == 0 {
+                return;
+            }
+            if b.point_target != 0
+                && b.captured_points(us) + code_num(captured) as u32 >= b.point_target
+            {
+                return;
+            }
+        }
+        let lf = &SQ_LINES[from];
+        let lt = &SQ_LINES[to];
+        let id = lf.id[t] as usize;
+        let bf = 1u32 << lf.bit[t];
+        let bt = 1u32 << lt.bit[t];
+        let mut n = self.total - self.leave[t];
+        let mine = b.side_lines[us ^ 1][id] as u32;
+        if mine != 0 {
+            let occ = (b.lines[id] as u32 ^ bf) | bt;
+            let ours = (b.side_lines[us][id] as u32 ^ bf) | bt;
+            n += line_moves(&b.mailbox, id, occ, mine & !bt, ours) as i32 - self.base[id & 63];
+        }
+        for u in 0..4 {
+            if u != t {
+                n += self.arrival(to, u);
+            }
+        }
+        self.nodes += n as u64;
+    }
+}
+
+impl Sink for ChildCounter<'_> {
+    #[inline(always)]
+    fn piece(&mut self, from: usize) {
+        let b = self.b;
+        let us = b.side;
+        let l = &SQ_LINES[from];
+        let mut sum = 0;
+        for t in 0..4 {
+            let id = l.id[t] as usize;
+            let mine = b.side_lines[us ^ 1][id] as u32;
+            let d = if mine == 0 {
+                0
+            } else {
+                let bf = 1u32 << l.bit[t];
+                let occ = b.lines[id] as u32 ^ bf;
+                let ours = b.side_lines[us][id] as u32 ^ bf;
+                line_moves(&b.mailbox, id, occ, mine, ours) as i32 - self.base[id & 63]
+            };
+            self.leave[t] = d;
+            sum += d;
+        }
+        // `child` starts from total - leave[t] for the shared line t; fold the other
+        // three lines' changes in once.
+        for t in 0..4 {
+            self.leave[t] -= sum;
+        }
+    }
+    #[inline(always)]
+    fn slides(&mut self, from: usize, dir: usize, n: u32) {
+        let d = DIR_DELTA[dir];
+        let mut to = from as i32;
+        for _ in 0..n {
+            to += d;
+            self.child(from, dir / 2, to as usize);
+        }
+    }
+    #[inline(always)]
+    fn capture(&mut self, from: usize, t: usize, to: usize) {
+        self.child(from, t, to);
+    }
+}
+
+impl Board {
+    /// Leaves two plies below a non-terminal position.
+    #[inline(always)]
+    fn perft2(&self) -> u64 {
+        let them = self.side ^ 1;
+        let mut cc = ChildCounter {
+            b: self,
+            base: [0; 64],
+            total: 0,
+            leave: [0; 4],
+            arrive: [[0; 128]; 4],
+            arrive_known: [0; 4],
+            nodes: 0,
+        };
+        for id in 0..NLINES {
+            let mine = self.side_lines[them][id] as u32;
+            if mine != 0 {
+                let c = line_moves(
+                    &self.mailbox,
+                    id,
+                    self.lines[id] as u32,
+                    mine,
+                    self.side_lines[them ^ 1][id] as u32,
+                );
+                cc.base[id] = c as i32;
+                cc.total += c as i32;
+            }
+        }
+        self.generate::<ChildCounter, true>(&mut cc);
+        cc.nodes
+    }
+}
+
+/// Bulk-counting perft: the last two plies are counted, not played. `$name` gets the
+/// target features so the counts compile to native bit instructions where the CPU has
+/// them.
 macro_rules! perft_fn {
     ($(#[$attr:meta])* fn $name:ident) => {
         $(#[$attr])*
@@ -178,6 +378,9 @@ macro_rules! perft_fn {
             }
             if depth == 1 {
                 return b.count_moves();
+            }
+            if depth == 2 {
+                return b.perft2();
             }
             let mut list = MoveList::new();
             b.generate::<Lister<true>, true>(&mut Lister(&mut list));
