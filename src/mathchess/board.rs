@@ -29,7 +29,7 @@ pub const fn code_num(code: u8) -> usize {
 pub const FULL_SIDE_POINTS: u32 = 45;
 
 /// What `unmake` needs to restore a move.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Undo {
     pub mv: Move,
     /// Mailbox code of the captured piece, `EMPTY` for an ordinary or null move.
@@ -67,6 +67,30 @@ pub struct Board {
     /// Keys of the positions before each move made (`history[i]` = key at ply i).
     pub(crate) history: Vec<u64>,
 }
+
+/// Equal when every field is: the placement, the side to move, all redundant structures,
+/// the set-up data, the undo stack and the key history (tests compare a board before a
+/// make and after its unmake).
+impl PartialEq for Board {
+    fn eq(&self, o: &Board) -> bool {
+        self.mailbox == o.mailbox
+            && self.by_side == o.by_side
+            && self.sq == o.sq
+            && self.lines == o.lines
+            && self.side_lines == o.side_lines
+            && self.material == o.material
+            && self.side == o.side
+            && self.key == o.key
+            && self.point_target == o.point_target
+            && self.start_fullmove == o.start_fullmove
+            && self.start_side == o.start_side
+            && self.fen_has_fullmove == o.fen_has_fullmove
+            && self.irreversible == o.irreversible
+            && self.undo == o.undo
+            && self.history == o.history
+    }
+}
+impl Eq for Board {}
 
 impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -240,8 +264,12 @@ impl Board {
                 let v: u32 = n
                     .parse()
                     .ok()
-                    .filter(|&v| v >= 1 && n.bytes().all(|c| c.is_ascii_digit()) && !n.starts_with('0'))
-                    .ok_or_else(|| format!("bad full-move number '{n}' (expected a whole number >= 1)"))?;
+                    .filter(|&v| {
+                        v >= 1 && n.bytes().all(|c| c.is_ascii_digit()) && !n.starts_with('0')
+                    })
+                    .ok_or_else(|| {
+                        format!("bad full-move number '{n}' (expected a whole number >= 1)")
+                    })?;
                 b.start_fullmove = v;
                 b.fen_has_fullmove = true;
             }

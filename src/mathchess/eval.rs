@@ -26,5 +26,9 @@ pub fn eval_terms(b: &Board) -> Vec<EvalTerm> {
             }
         }
     }
-    vec![EvalTerm { name: "material", first: m[0], second: m[1] }]
+    vec![EvalTerm {
+        name: "material",
+        first: m[0],
+        second: m[1],
+    }]
 }

@@ -297,11 +297,7 @@ pub const ZOBRIST: Zobrist = {
 
 /// Square name, e.g. `e10`.
 pub fn square_name(sq: usize) -> String {
-    format!(
-        "{}{}",
-        (b'a' + file_of(sq) as u8) as char,
-        rank_of(sq) + 1
-    )
+    format!("{}{}", (b'a' + file_of(sq) as u8) as char, rank_of(sq) + 1)
 }
 
 /// Parse a square name (`a1` .. `i11`) at the start of `s`; returns the square and the
@@ -373,7 +369,10 @@ mod tests {
             }
         }
         assert_eq!(total, [99; 4]);
-        assert_eq!(LINE_LEN[..11].iter().map(|&l| l as usize).sum::<usize>(), 99);
+        assert_eq!(
+            LINE_LEN[..11].iter().map(|&l| l as usize).sum::<usize>(),
+            99
+        );
     }
 
     #[test]

@@ -100,7 +100,10 @@ impl Board {
         let why = if c == EMPTY {
             format!("no piece on {}", square_name(from))
         } else if code_side(c) != self.side {
-            format!("the piece on {} is not the side to move's", square_name(from))
+            format!(
+                "the piece on {} is not the side to move's",
+                square_name(from)
+            )
         } else if code_num(c) == 0 {
             "0 never moves".to_string()
         } else if self.mailbox[to] != EMPTY && code_side(self.mailbox[to]) == self.side {
@@ -304,3 +307,6 @@ impl Game for Board {
         movegen::perft(self, depth)
     }
 }
+
+#[cfg(test)]
+mod tests;
