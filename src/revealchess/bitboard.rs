@@ -145,6 +145,7 @@ fn pext_soft(mut occ: Bb, mut mask: Bb) -> usize {
 
 fn build_sliders(
     dirs: &[(i32, i32); 4],
+    known: Option<&[u64; 64]>,
     rng: &mut Rng,
     attacks: &mut Vec<Bb>,
     pext_attacks: &mut Vec<Bb>,
@@ -174,8 +175,11 @@ fn build_sliders(
         let mut used = vec![0u32; size];
         let mut epoch = 0u32;
         loop {
-            let magic = rng.sparse();
-            if (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
+            let magic = match known {
+                Some(k) => k[sq],
+                None => rng.sparse(),
+            };
+            if known.is_none() && (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
                 continue;
             }
             epoch += 1;
@@ -190,6 +194,10 @@ fn build_sliders(
                     break;
                 }
             }
+            assert!(
+                ok || known.is_none(),
+                "stored magic for square {sq} is wrong"
+            );
             if ok {
                 return Magic {
                     mask,
@@ -246,8 +254,20 @@ fn build() -> Tables {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut attacks = Vec::new();
     let mut pext_attacks = Vec::new();
-    let rook = build_sliders(&ROOK_DIRS, &mut rng, &mut attacks, &mut pext_attacks);
-    let bishop = build_sliders(&BISHOP_DIRS, &mut rng, &mut attacks, &mut pext_attacks);
+    let rook = build_sliders(
+        &ROOK_DIRS,
+        Some(&ROOK_MAGICS),
+        &mut rng,
+        &mut attacks,
+        &mut pext_attacks,
+    );
+    let bishop = build_sliders(
+        &BISHOP_DIRS,
+        Some(&BISHOP_MAGICS),
+        &mut rng,
+        &mut attacks,
+        &mut pext_attacks,
+    );
     let mut between = vec![[0u64; 64]; 64];
     let mut line = vec![[0u64; 64]; 64];
     for a in 0..64 {
@@ -276,6 +296,147 @@ fn build() -> Tables {
     }
 }
 
+/// Magics found by `find_magics` below (fixed-seed search; rerun it to regenerate). The
+/// search itself takes about a second for the rooks, so the results are kept here and
+/// `build` re-verifies every one of them while filling the tables.
+const ROOK_MAGICS: [u64; 64] = [
+    0x1080004008801020,
+    0x0840092002c03000,
+    0x1900200010400900,
+    0x0880100008000480,
+    0x4200100420080200,
+    0x8100020100080400,
+    0x0200040110886200,
+    0x0200008040220411,
+    0x0404800084400220,
+    0x0000401000402000,
+    0x0086001081220440,
+    0x0408800800100280,
+    0x000a001201040820,
+    0x8848800200840080,
+    0x4001000100040200,
+    0x0442000102105084,
+    0x9080010020804100,
+    0x0040404000201009,
+    0x0000808010002009,
+    0x2200090021d00100,
+    0x0008008008040080,
+    0x0004004002010040,
+    0x0011040008015042,
+    0x00000a0001768104,
+    0x0000800080204009,
+    0x2010004140002001,
+    0x9800200280100080,
+    0x1000100080080080,
+    0x0442000a00049020,
+    0x2100040080020080,
+    0x0800120400900148,
+    0x0010040a00128541,
+    0x2800804000800030,
+    0x1010002000400041,
+    0x4000200011004100,
+    0x0610008410800800,
+    0x0400802402800800,
+    0xc100020080800400,
+    0x0002000802000401,
+    0x0182085882000401,
+    0x0220204000808000,
+    0x2860100040024022,
+    0x0001002004110040,
+    0x99101042000a0020,
+    0x0004080004008080,
+    0x0010040002008080,
+    0x2012004881020004,
+    0x8300842444820011,
+    0x0088403882010200,
+    0x0820400080210100,
+    0x0110910040a00300,
+    0x0801100280080480,
+    0x0242009008200600,
+    0x1002000489500200,
+    0x0040800200010080,
+    0x0091800041000080,
+    0x0000209300488001,
+    0x04c1002414824001,
+    0x020020000b001041,
+    0x7000100004200901,
+    0x8002002004100802,
+    0x30010002084c0007,
+    0x0888221800813004,
+    0x4000002840840112,
+];
+const BISHOP_MAGICS: [u64; 64] = [
+    0xa010041108003100,
+    0x006082020a002900,
+    0x6810010619200000,
+    0x08281a0520000408,
+    0x0001104001000400,
+    0x0018901008048400,
+    0x00040a0210245280,
+    0x000200210808a402,
+    0x9140048410821200,
+    0x0800091010820041,
+    0x20504804832202c0,
+    0x0100091401081000,
+    0x8021011140000012,
+    0x0810020804450400,
+    0x208b0542109008a2,
+    0x0080084a08040204,
+    0x0040e2a80811244c,
+    0x2505022008008108,
+    0x0430220100420040,
+    0x010a040420220040,
+    0x1105000290400000,
+    0x0093001200822120,
+    0x4000a62048043004,
+    0x280120048a015004,
+    0x006090002a020814,
+    0x44042000240800d0,
+    0x01102800040a4400,
+    0x1004080080220040,
+    0x0001001011004024,
+    0x0010044000805040,
+    0x0914041200820100,
+    0x0004821012821480,
+    0x0024040500c05021,
+    0x0088611002080200,
+    0x0116080a00040020,
+    0x4000020080080080,
+    0x2450450140840040,
+    0x0000880201484100,
+    0x0222020404020092,
+    0x8081110600002e00,
+    0x2842101105000801,
+    0x1100809008001025,
+    0x00020202221c0400,
+    0x0422014022009020,
+    0x0210046102100c00,
+    0xc004008082029102,
+    0x00aa461801101200,
+    0x0404080080201108,
+    0x020542108c205002,
+    0x0410544804100100,
+    0x0040910841100000,
+    0x0400200042021100,
+    0x00004204850400c0,
+    0x0200100410a42102,
+    0x1040020801210102,
+    0x0805040410420000,
+    0x2884804130100200,
+    0x800c262201242000,
+    0x1058000194108800,
+    0x0014221054420204,
+    0x0104000012a02200,
+    0x0200881003300100,
+    0x0140400202840100,
+    0x0402020801010201,
+];
+
+/// In builds that target BMI2 (`-C target-cpu=native` on a BMI2 machine) the PEXT index is
+/// used unless `TINH_MAGIC` is set at compile time (for measuring one against the other).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+const USE_PEXT: bool = option_env!("TINH_MAGIC").is_none();
+
 static TABLES: OnceLock<Tables> = OnceLock::new();
 
 #[inline(always)]
@@ -290,12 +451,26 @@ impl Tables {
     }
     #[inline(always)]
     pub fn rook(&self, sq: usize, occ: Bb) -> Bb {
-        // SAFETY-free: index < attacks.len() by construction; get_unchecked avoided on purpose.
+        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+        if USE_PEXT {
+            return self.pext_lookup(&self.rook[sq], occ);
+        }
         self.attacks[Self::magic_index(&self.rook[sq], occ)]
     }
     #[inline(always)]
     pub fn bishop(&self, sq: usize, occ: Bb) -> Bb {
+        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+        if USE_PEXT {
+            return self.pext_lookup(&self.bishop[sq], occ);
+        }
         self.attacks[Self::magic_index(&self.bishop[sq], occ)]
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    #[inline(always)]
+    fn pext_lookup(&self, m: &Magic, occ: Bb) -> Bb {
+        // SAFETY: this code is only compiled when the build targets BMI2.
+        let i = unsafe { std::arch::x86_64::_pext_u64(occ, m.mask) } as usize;
+        self.pext_attacks[m.offset as usize + i]
     }
     #[inline(always)]
     pub fn queen(&self, sq: usize, occ: Bb) -> Bb {
@@ -336,6 +511,26 @@ mod tests {
                 assert_eq!(t.rook_pext_soft(sq, occ), slide(sq, occ, &ROOK_DIRS));
             }
         }
+    }
+
+    /// Regenerates the stored magics: `cargo test --release find_magics -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn find_magics() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let (mut a, mut p) = (Vec::new(), Vec::new());
+        let r = build_sliders(&ROOK_DIRS, None, &mut rng, &mut a, &mut p);
+        let b = build_sliders(&BISHOP_DIRS, None, &mut rng, &mut a, &mut p);
+        println!(
+            "ROOK_MAGICS {:#018x?}",
+            r.iter().map(|m| m.magic).collect::<Vec<_>>()
+        );
+        println!(
+            "BISHOP_MAGICS {:#018x?}",
+            b.iter().map(|m| m.magic).collect::<Vec<_>>()
+        );
+        assert_eq!(r.iter().map(|m| m.magic).collect::<Vec<_>>(), ROOK_MAGICS);
+        assert_eq!(b.iter().map(|m| m.magic).collect::<Vec<_>>(), BISHOP_MAGICS);
     }
 
     /// Measurement, not a check: `cargo test --release magic_vs_pext -- --ignored --nocapture`.
