@@ -16,8 +16,8 @@ fn fen_of(pieces: &[(&str, char, u8)], side: char) -> String {
     let mut s = String::new();
     for r in (0..11).rev() {
         let mut gap = 0;
-        for f in 0..9 {
-            match grid[r][f] {
+        for cell in grid[r] {
+            match cell {
                 None => gap += 1,
                 Some((c, n)) => {
                     if gap > 0 {

@@ -1,6 +1,9 @@
 //! The Math Chess position: bitboards, mailbox, per-number squares and line words, kept
 //! in step by `make`/`unmake`; FEN parse/print; Zobrist keys; repetition bookkeeping.
 
+// Pieces are indexed by their number and squares by index: index loops read best.
+#![allow(clippy::needless_range_loop)]
+
 use super::Move;
 use super::geometry::*;
 use std::fmt::Write as _;

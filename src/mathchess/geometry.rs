@@ -4,6 +4,9 @@
 //! built by `const fn` at compile time, so they cost nothing at run time and are identical
 //! on every machine.
 
+// Pieces are indexed by their number and squares by index: index loops read best.
+#![allow(clippy::needless_range_loop)]
+
 /// Files a..i.
 pub const FILES: usize = 9;
 /// Ranks 1..11.
@@ -227,13 +230,15 @@ pub const fn capture_distances(a: u32, b: u32) -> u16 {
     if prod > 0 {
         set |= 1 << prod;
     }
-    if b != 0 {
-        if a / b > 0 {
-            set |= 1 << (a / b);
-        }
-        if a % b > 0 {
-            set |= 1 << (a % b);
-        }
+    if let Some(q) = a.checked_div(b)
+        && q > 0
+    {
+        set |= 1 << q;
+    }
+    if let Some(r) = a.checked_rem(b)
+        && r > 0
+    {
+        set |= 1 << r;
     }
     set
 }

@@ -8,6 +8,9 @@
 //! capture per direction. Math Chess has no check, so every generated move is legal and
 //! the last ply of perft counts moves without listing them.
 
+// Pieces are indexed by their number and squares by index: index loops read best.
+#![allow(clippy::needless_range_loop)]
+
 use super::Move;
 use super::board::*;
 use super::geometry::*;

@@ -1,5 +1,8 @@
 //! Unit tests of the generator, the bulk counts and make/unmake on random positions.
 
+// Pieces are indexed by their number and squares by index: index loops read best.
+#![allow(clippy::needless_range_loop)]
+
 use super::*;
 use crate::game::{Game, MoveList, perft_generic};
 
