@@ -176,14 +176,13 @@ impl Board {
 /// captures along a line depend on that line's contents only, so a move's effect on the
 /// opponent's move count is confined to the (at most 7) lines through its two squares.
 #[inline(always)]
-fn line_moves(mailbox: &[u8; NSQ], id: usize, occ: u32, mine: u32, theirs: u32) -> u32 {
-    let sqs = &LINE_SQ[id];
+fn line_moves(nums: u64, occ: u32, mine: u32, theirs: u32) -> u32 {
     let mut c = 0;
     let mut m = mine;
     while m != 0 {
         let p = m.trailing_zeros();
         m &= m - 1;
-        let a = code_num(mailbox[sqs[p as usize] as usize]);
+        let a = (nums >> (4 * p)) as usize & 15;
         if a == 0 {
             continue;
         }
@@ -193,14 +192,14 @@ fn line_moves(mailbox: &[u8; NSQ], id: usize, occ: u32, mine: u32, theirs: u32) 
         if up == 0 && (mine >> (p + 1)) & 1 != 0 {
             let k = (occ >> (p + 2)).trailing_zeros() + 1;
             if (theirs >> (p + 1 + k)) & 1 != 0 {
-                let b = code_num(mailbox[sqs[p as usize + 1] as usize]);
+                let b = (nums >> (4 * p + 4)) as usize & 15;
                 c += (CAPTURE_DIST[a][b] >> k) as u32 & 1;
             }
         }
         if down == 0 && (mine >> (p - 1)) & 1 != 0 {
             let k = (occ << (33 - p)).leading_zeros() + 1;
             if (theirs >> (p - 1 - k)) & 1 != 0 {
-                let b = code_num(mailbox[sqs[p as usize - 1] as usize]);
+                let b = (nums >> (4 * p - 4)) as usize & 15;
                 c += (CAPTURE_DIST[a][b] >> k) as u32 & 1;
             }
         }
@@ -246,7 +245,7 @@ impl ChildCounter<'_> {
             let bt = 1u32 << l.bit[t];
             let occ = b.lines[id] as u32 | bt;
             let ours = b.side_lines[us][id] as u32 | bt;
-            line_moves(&b.mailbox, id, occ, mine & !bt, ours) as i32 - self.base[id & 63]
+            line_moves(b.line_nums[id], occ, mine & !bt, ours) as i32 - self.base[id & 63]
         };
         self.arrive[t][to & 127] = d;
         self.arrive_known[t] |= 1u128 << to;
@@ -280,7 +279,7 @@ impl ChildCounter<'_> {
         if mine != 0 {
             let occ = (b.lines[id] as u32 ^ bf) | bt;
             let ours = (b.side_lines[us][id] as u32 ^ bf) | bt;
-            n += line_moves(&b.mailbox, id, occ, mine & !bt, ours) as i32 - self.base[id & 63];
+            n += line_moves(b.line_nums[id], occ, mine & !bt, ours) as i32 - self.base[id & 63];
         }
         for u in 0..4 {
             if u != t {
@@ -307,7 +306,7 @@ impl Sink for ChildCounter<'_> {
                 let bf = 1u32 << l.bit[t];
                 let occ = b.lines[id] as u32 ^ bf;
                 let ours = b.side_lines[us][id] as u32 ^ bf;
-                line_moves(&b.mailbox, id, occ, mine, ours) as i32 - self.base[id & 63]
+                line_moves(b.line_nums[id], occ, mine, ours) as i32 - self.base[id & 63]
             };
             self.leave[t] = d;
             sum += d;
@@ -351,8 +350,7 @@ impl Board {
             let mine = self.side_lines[them][id] as u32;
             if mine != 0 {
                 let c = line_moves(
-                    &self.mailbox,
-                    id,
+                    self.line_nums[id],
                     self.lines[id] as u32,
                     mine,
                     self.side_lines[them ^ 1][id] as u32,
