@@ -153,23 +153,6 @@ pub const LINE_SENTINEL: [u16; NLINES] = {
     w
 };
 
-/// The square at each bit of each line word (bits 1..=len; 0 and len+1 are sentinels).
-pub const LINE_SQ: [[u8; 16]; NLINES] = {
-    let mut t = [[NONE; 16]; NLINES];
-    let mut s = 0;
-    while s < NSQ {
-        if file_of(s) < FILES {
-            let mut lt = 0;
-            while lt < 4 {
-                t[SQ_LINES[s].id[lt] as usize][SQ_LINES[s].bit[lt] as usize] = s as u8;
-                lt += 1;
-            }
-        }
-        s += 1;
-    }
-    t
-};
-
 /// Bitboard of the squares strictly beyond `sq` in direction `d`, up to the edge.
 pub const RAYS: [[u128; 8]; NSQ] = {
     let mut t = [[0u128; 8]; NSQ];

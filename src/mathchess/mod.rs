@@ -1,6 +1,13 @@
 //! Math Chess (Cờ Toán): the rules of ../shared/rules/mathchess.md on a 9x11 board held
 //! as u128 bitboards plus line words; move generation, bulk perft, FEN, Zobrist keys,
 //! the game's ends, and (in `eval`) the static evaluation, all behind `game::Game`.
+//!
+//! Notation decisions: moves are `<from><to>` (`c1c4`, `e10e11`; a capture names the
+//! target's square). FEN printing includes the full-move number exactly when the FEN the
+//! board was set up from had one (the start position has it), so every accepted FEN
+//! prints back unchanged; the number still advances after each Red move. Missing pieces
+//! are allowed (they count as captured); a position without one of the 0s is over.
+//! Rule options: the point target (`Board::set_point_target`, 0 = off).
 
 pub mod board;
 pub mod eval;
