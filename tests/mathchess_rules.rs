@@ -689,6 +689,7 @@ fn move_notation_and_parse_errors() {
     assert!(!b.chance(m, &mut ChanceList::default()));
     assert!(!m.is_null());
     assert!(Move::default().is_null());
+    assert!(!b.is_capture(Move::default()) && !b.is_noisy(Move::default()));
     let r = Board::from_fen("r9r8r7r6r5r4r3r2r1/4r04/9/9/9/9/9/9/9/4b04/b1b2b3b4b5b6b7b8b9 r 1")
         .unwrap();
     let m = r.parse_choice("e10e11").unwrap_err();

@@ -170,7 +170,8 @@ impl Game for Board {
     }
     #[inline]
     fn is_capture(&self, mv: Move) -> bool {
-        self.mailbox[mv.to()] != EMPTY
+        // The null move's "to" (a1) may hold a piece: it is still no capture.
+        !mv.is_null_move() && self.mailbox[mv.to()] != EMPTY
     }
     #[inline]
     fn is_noisy(&self, mv: Move) -> bool {
