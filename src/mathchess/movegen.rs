@@ -5,8 +5,14 @@
 //! each word carries sentinel bits past both ends of its line. A capture is the same
 //! lookup taken from the support: only the first piece beyond the support can be the
 //! target (everything in between must be empty), so each attacker has at most one
-//! capture per direction. Math Chess has no check, so every generated move is legal and
-//! the last ply of perft counts moves without listing them.
+//! capture per direction. Math Chess has no check, so every generated move is legal:
+//! perft never plays its last two plies. At a node two plies from the leaves, the
+//! opponent's move count is split by line (moves and captures along a line depend on
+//! that line's contents only); each move of the side to move changes at most 7 lines, so
+//! each child's count is the parent's count corrected on those lines (see
+//! `ChildCounter`). The perft entry is compiled twice, once with BMI/LZCNT/POPCNT
+//! enabled and chosen at run time when the CPU has them (the crate targets baseline
+//! x86-64, where trailing/leading-zero counts are slower).
 
 // Pieces are indexed by their number and squares by index: index loops read best.
 #![allow(clippy::needless_range_loop)]
