@@ -228,17 +228,20 @@ struct ChildCounter<'a> {
     /// when it leaves.
     leave: [i32; 4],
     /// Change of the opponent's count on line type t through square q when a piece of
-    /// the side to move arrives there (`arrive_known[t]` bit q says it is computed).
+    /// the side to move arrives there (`UNKNOWN` until first used).
     arrive: [[i32; 128]; 4],
-    arrive_known: [u128; 4],
     nodes: u64,
 }
+
+/// An arrival change not computed yet (real changes are small).
+const UNKNOWN: i32 = i32::MIN;
 
 impl ChildCounter<'_> {
     #[inline(always)]
     fn arrival(&mut self, to: usize, t: usize) -> i32 {
-        if self.arrive_known[t] >> to & 1 != 0 {
-            return self.arrive[t][to & 127];
+        let known = self.arrive[t][to & 127];
+        if known != UNKNOWN {
+            return known;
         }
         let b = self.b;
         let us = b.side;
@@ -254,7 +257,6 @@ impl ChildCounter<'_> {
             line_moves(b.line_nums[id], occ, mine & !bt, ours) as i32 - self.base[id & 63]
         };
         self.arrive[t][to & 127] = d;
-        self.arrive_known[t] |= 1u128 << to;
         d
     }
 
@@ -348,8 +350,7 @@ impl Board {
             base: [0; 64],
             total: 0,
             leave: [0; 4],
-            arrive: [[0; 128]; 4],
-            arrive_known: [0; 4],
+            arrive: [[UNKNOWN; 128]; 4],
             nodes: 0,
         };
         for id in 0..NLINES {
