@@ -255,6 +255,23 @@ const OPTIONS: &[OptSpec] = &[
     },
 ];
 
+/// Check a value for a spin option against its range (shared with `tinh analyse`).
+pub fn check_spin(name: &str, n: i64) -> Result<(), String> {
+    let (min, max) = OPTIONS
+        .iter()
+        .find_map(|o| match o.kind {
+            OptKind::Spin { min, max, .. } if o.name == name => Some((min, max)),
+            _ => None,
+        })
+        .expect("spin option");
+    if n < min || n > max {
+        return Err(format!(
+            "option '{name}' value {n} out of range {min}..{max}"
+        ));
+    }
+    Ok(())
+}
+
 fn spin_default(name: &str) -> i64 {
     OPTIONS
         .iter()
@@ -341,7 +358,7 @@ pub fn parse_setoption(args: &[&str]) -> Result<SetOption, String> {
         }
     };
     match spec.kind {
-        OptKind::Spin { min, max, .. } => {
+        OptKind::Spin { .. } => {
             let v = need_value()?;
             let n: i64 = v.parse().map_err(|_| {
                 format!(
@@ -349,12 +366,7 @@ pub fn parse_setoption(args: &[&str]) -> Result<SetOption, String> {
                     spec.name
                 )
             })?;
-            if n < min || n > max {
-                return Err(format!(
-                    "setoption: option '{}' value {n} out of range {min}..{max}",
-                    spec.name
-                ));
-            }
+            check_spin(spec.name, n).map_err(|e| format!("setoption: {e}"))?;
             Ok(match spec.name {
                 "Hash" => SetOption::Hash(n as usize),
                 "Threads" => SetOption::Threads(n as usize),
