@@ -778,7 +778,7 @@ impl Engine {
             "uci" => self.cmd_uci(),
             "isready" => self.out.send("readyok"),
             "ucinewgame" => {
-                self.searcher_mut("ucinewgame")?.clear();
+                self.idle_searcher("ucinewgame")?.clear();
             }
             "setoption" => self.cmd_setoption(args)?,
             "position" => self.cmd_position(args)?,
@@ -847,8 +847,9 @@ impl Engine {
         }
     }
 
-    /// The searcher for a change that needs it idle (options, `ucinewgame`).
-    fn searcher_mut(&mut self, what: &str) -> Result<&mut Searcher, String> {
+    /// The searcher for a change that needs it idle (options, `ucinewgame`): refused
+    /// while a search runs, so that the table is never resized or cleared under it.
+    fn idle_searcher(&mut self, what: &str) -> Result<&Searcher, String> {
         if self.searching() {
             return Err(format!(
                 "{what}: not allowed while a search is running (send stop first)"
@@ -860,13 +861,7 @@ impl Engine {
             let _ = h.join();
         }
         self.running = None;
-        if Arc::get_mut(&mut self.searcher).is_none() {
-            // Some search thread still holds the searcher (it should not after joining):
-            // start afresh rather than refuse; a new searcher is also a cleared one.
-            log::warn!("searcher still shared after the search ended; replacing it");
-            self.searcher = Arc::new(Searcher::new(self.settings.hash_mb));
-        }
-        Ok(Arc::get_mut(&mut self.searcher).expect("sole owner"))
+        Ok(&self.searcher)
     }
 
     fn variant_line(&self) -> String {
@@ -901,12 +896,12 @@ impl Engine {
                 self.out.send(&self.variant_line());
             }
             SetOption::Hash(mb) => {
-                self.searcher_mut("setoption Hash")?.set_hash(mb);
+                self.idle_searcher("setoption Hash")?.set_hash(mb);
                 self.settings.hash_mb = mb;
             }
             SetOption::Threads(n) => self.settings.threads = n,
             SetOption::MultiPv(n) => self.settings.multipv = n,
-            SetOption::ClearHash => self.searcher_mut("setoption Clear Hash")?.clear(),
+            SetOption::ClearHash => self.idle_searcher("setoption Clear Hash")?.clear(),
             SetOption::Ponder(b) => self.settings.ponder = b,
             SetOption::MoveOverhead(ms) => self.settings.move_overhead_ms = ms,
             SetOption::PointTarget(t) => {
@@ -935,6 +930,7 @@ impl Engine {
             threads: self.settings.threads,
             multipv: self.settings.multipv,
             move_overhead_ms: self.settings.move_overhead_ms,
+            ..Options::default()
         }
     }
 
