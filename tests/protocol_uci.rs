@@ -117,7 +117,12 @@ impl Tinh {
     /// Send bad input: it must answer exactly one `info string error:` line.
     fn rejected(&mut self, cmd: &str) -> String {
         self.send(cmd);
-        let lines = self.sync();
+        // A search may be running: its progress lines are not the answer.
+        let lines: Vec<String> = self
+            .sync()
+            .into_iter()
+            .filter(|l| !l.starts_with("info depth "))
+            .collect();
         if lines.len() != 1 || !lines[0].starts_with("info string error: ") {
             self.fail(&format!("'{cmd}' answered {lines:?}, not one error line"));
         }
@@ -830,10 +835,11 @@ fn analyse_prints_board_iterations_and_best_move() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{args:?}: {text}");
         assert!(
-            text.lines().any(|l| l.starts_with("depth ")
-                && l.split(" pv ")
-                    .nth(1)
-                    .is_some_and(|pv| !pv.trim().is_empty())),
+            text.lines()
+                .any(|l| (l.starts_with("depth ") || l.starts_with("line "))
+                    && l.split(" pv ")
+                        .nth(1)
+                        .is_some_and(|pv| !pv.trim().is_empty())),
             "{args:?}: {text}"
         );
         let best = text
@@ -882,4 +888,34 @@ fn python_chess_plays_a_game() {
         "python-chess game failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
     );
     assert!(stdout.contains("game ok"), "{stdout}");
+}
+
+#[test]
+fn repetition_ends_math_chess_but_only_allows_a_claim_in_chess() {
+    // Math Chess: the third occurrence is an automatic draw.
+    let mut t = Tinh::start(&[]);
+    let shuffle = "a1a2 i11i10 a2a1 i10i11";
+    t.silent(&format!("position startpos moves {shuffle} {shuffle}"));
+    let (best, infos) = t.go("go depth 2");
+    assert_eq!(best, None);
+    assert!(infos.iter().any(|l| l == "info depth 0 score cp 0"));
+    assert!(
+        infos
+            .iter()
+            .any(|l| l == "info string game over: threefold repetition"),
+        "{infos:?}"
+    );
+    // One occurrence fewer: play on.
+    t.silent(&format!(
+        "position startpos moves {shuffle} a1a2 i11i10 a2a1"
+    ));
+    assert!(t.go("go depth 2").0.is_some());
+    t.quit();
+
+    // Chess: threefold repetition may be claimed; the engine still plays.
+    let mut t = Tinh::start(&["--variant", "chess"]);
+    let shuffle = "g1f3 g8f6 f3g1 f6g8";
+    t.silent(&format!("position startpos moves {shuffle} {shuffle}"));
+    assert!(t.go("go depth 2").0.is_some());
+    t.quit();
 }

@@ -122,21 +122,34 @@ pub fn format_bestmove(r: &SearchResult) -> String {
     }
 }
 
-/// The game is over here (by the rules' verdict) or the side to move has no legal move:
-/// there is nothing to search. `None` while there is a move to play.
+/// Whether the game is over here, so that `go` answers `bestmove (none)`: the side to
+/// move has no legal move, or the rules end the game automatically. In Math Chess every
+/// end is automatic (a captured 0, the point target, threefold repetition). In chess and
+/// Reveal Chess only the position's own verdict (`immediate_result`: the automatic draws)
+/// counts besides mate and stalemate: a draw that may be *claimed* (threefold repetition,
+/// fifty moves) leaves the engine playing, as a UCI engine does; claiming is the GUI's or
+/// referee's business.
 pub fn game_over<G: Game>(g: &G) -> Option<GameEnd> {
-    if let Some(end) = g.game_end() {
-        return Some(end);
-    }
+    let automatic_ends_only = g.variant_name() != "mathchess";
+    let decided = g.immediate_result();
     let mut list = MoveList::new();
-    g.generate_moves(&mut list);
-    if list.is_empty() {
-        return Some(GameEnd {
+    if decided.is_none() {
+        g.generate_moves(&mut list);
+    }
+    let verdict = g.game_end();
+    if decided.is_none() && !list.is_empty() && (automatic_ends_only || verdict.is_none()) {
+        return None;
+    }
+    Some(verdict.unwrap_or_else(|| match decided {
+        Some(outcome) => GameEnd {
+            outcome,
+            reason: "decided by the rules".to_string(),
+        },
+        None => GameEnd {
             outcome: g.no_moves_result(),
             reason: "no legal move".to_string(),
-        });
-    }
-    None
+        },
+    }))
 }
 
 /// Names of the two sides in a game's own terms.
@@ -888,6 +901,8 @@ impl Engine {
 
     fn cmd_setoption(&mut self, args: &[&str]) -> Result<(), String> {
         let opt = parse_setoption(args)?;
+        // One rule for every option: settings change between searches only.
+        self.idle_searcher("setoption")?;
         match opt {
             SetOption::Variant(v) => {
                 self.settings.variant = v;
@@ -896,12 +911,12 @@ impl Engine {
                 self.out.send(&self.variant_line());
             }
             SetOption::Hash(mb) => {
-                self.idle_searcher("setoption Hash")?.set_hash(mb);
+                self.searcher.set_hash(mb);
                 self.settings.hash_mb = mb;
             }
             SetOption::Threads(n) => self.settings.threads = n,
             SetOption::MultiPv(n) => self.settings.multipv = n,
-            SetOption::ClearHash => self.idle_searcher("setoption Clear Hash")?.clear(),
+            SetOption::ClearHash => self.searcher.clear(),
             SetOption::Ponder(b) => self.settings.ponder = b,
             SetOption::MoveOverhead(ms) => self.settings.move_overhead_ms = ms,
             SetOption::PointTarget(t) => {
