@@ -288,19 +288,21 @@ fn iterations(infos: &[String]) -> Vec<&String> {
 }
 
 /// The divide entry naming the played move `choice` (player notation, as `bestmove`
-/// gives it) with some outcome: what a referee sends in `position ... moves`. Reveal
-/// Chess needs the reveal letter; any outcome still in the pool is legal.
-fn with_outcome(divide: &[(String, u64)], choice: &str) -> Option<String> {
-    divide
+/// gives it) with an outcome: what a referee sends in `position ... moves`. Reveal Chess
+/// needs the reveal letter; any type still in the pool is legal, and `pick` chooses
+/// among them (cycling, so that games see every kind of reveal).
+fn with_outcome(divide: &[(String, u64)], choice: &str, pick: usize) -> Option<String> {
+    let found: Vec<&String> = divide
         .iter()
         .map(|(m, _)| m)
-        .find(|m| {
+        .filter(|m| {
             m.as_str() == choice
                 || (m.len() == choice.len() + 1
                     && m.starts_with(choice)
                     && m.chars().last().unwrap().is_ascii_uppercase())
         })
-        .cloned()
+        .collect();
+    (!found.is_empty()).then(|| found[pick % found.len()].clone())
 }
 
 /// Play `plies` plies with `go` commands from `start` (a `position` prefix), checking
@@ -325,7 +327,7 @@ fn play_out(t: &mut Tinh, start: &str, plies: usize, gos: &[&str]) -> Vec<String
             t.fail(&format!("bestmove '{best}' carries a reveal letter"));
         }
         let (divide, _) = t.perft(1);
-        let Some(played) = with_outcome(&divide, &best) else {
+        let Some(played) = with_outcome(&divide, &best, ply) else {
             t.fail(&format!("bestmove '{best}' is not a legal move here"));
         };
         moves.push(played);
@@ -917,5 +919,44 @@ fn repetition_ends_math_chess_but_only_allows_a_claim_in_chess() {
     let shuffle = "g1f3 g8f6 f3g1 f6g8";
     t.silent(&format!("position startpos moves {shuffle} {shuffle}"));
     assert!(t.go("go depth 2").0.is_some());
+    t.quit();
+}
+
+#[test]
+fn point_target_option_decides_math_chess_games() {
+    // Blue's 2 on a5 with its 1 on a6 as support captures Red's 9 on a7 (2 - 1 = 1).
+    let fen = "1r8r7r6r5r4r3r2r1/4r04/9/9/r98/b18/b28/9/9/4b04/2b3b4b5b6b7b8b9 b 1";
+    let mut t = Tinh::start(&[]);
+    t.silent("setoption name PointTarget value 9");
+    t.silent(&format!("position fen {fen}"));
+    assert!(t.display().iter().any(|l| l.contains("Point target: 9")));
+    t.silent(&format!("position fen {fen} moves a5a7"));
+    let (best, infos) = t.go("go depth 2");
+    assert_eq!(best, None);
+    assert!(infos.iter().any(|l| l == "info depth 0 score mate 0"));
+    assert!(
+        infos
+            .iter()
+            .any(|l| l == "info string game over: point target"),
+        "{infos:?}"
+    );
+    // The game is decided: no move may follow.
+    t.rejected(&format!("position fen {fen} moves a5a7 e10e9"));
+    // Switched off, it applies to the current position at once: Red plays on.
+    t.silent("setoption name PointTarget value 0");
+    assert!(t.go("go depth 2").0.is_some());
+    // A target above the points captured does not end the game either.
+    t.silent("setoption name PointTarget value 10");
+    t.silent(&format!("position fen {fen} moves a5a7"));
+    assert!(t.go("go depth 2").0.is_some());
+    // The start search finds the capture that reaches the target.
+    t.silent("setoption name PointTarget value 9");
+    t.silent(&format!("position fen {fen}"));
+    let (best, infos) = t.go("go depth 3");
+    assert_eq!(best.as_deref(), Some("a5a7"));
+    assert!(
+        infos.iter().any(|l| l.contains(" score mate 1 ")),
+        "{infos:?}"
+    );
     t.quit();
 }

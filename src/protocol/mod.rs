@@ -708,8 +708,7 @@ pub struct Engine {
 /// Apply the Math Chess point target to a position (no effect on the other games).
 pub fn apply_point_target(pos: &mut Position, target: u32) {
     if let Position::Math(b) = pos {
-        // PENDING-MERGE: b.set_point_target(target) once the Math Chess rules land.
-        let _ = (b, target);
+        b.set_point_target(target);
     }
 }
 
