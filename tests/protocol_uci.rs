@@ -960,3 +960,36 @@ fn point_target_option_decides_math_chess_games() {
     );
     t.quit();
 }
+
+#[test]
+fn exactly_one_bestmove_per_go_under_racing_stops() {
+    let mut t = Tinh::start(&["--variant", "chess"]);
+    t.silent("position startpos moves e2e4");
+    // `stop` right behind `go` (before the search has done anything), `stop` after a
+    // search that has already answered, and `ponderhit` + `stop` together: each `go`
+    // answers exactly once.
+    for i in 0..30 {
+        let go = match i % 3 {
+            0 => "go infinite",
+            1 => "go depth 1",
+            _ => "go ponder movetime 20",
+        };
+        t.send(go);
+        if i % 3 == 2 {
+            t.send("ponderhit");
+        }
+        t.send("stop");
+        t.send("stop");
+        let lines = t.sync();
+        let n = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        let ok = n == 1
+            && lines
+                .iter()
+                .all(|l| l.starts_with("info ") || l.starts_with("bestmove "))
+            && !lines.iter().any(|l| l == "bestmove (none)");
+        if !ok {
+            t.fail(&format!("'{go}' + stop answered {lines:?}"));
+        }
+    }
+    t.quit();
+}
