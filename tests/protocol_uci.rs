@@ -482,6 +482,8 @@ fn revealchess_session_with_reveal_and_backup_letters() {
     assert!(e.contains("move 1") && e.contains("e2e4"), "{e}");
     t.rejected("position startpos moves e2e4P e7e5P e4e5P");
     t.rejected("position startpos moves e2e4K");
+    let e = t.rejected("position startpos moves e2e4P e7e5N e1e2P");
+    assert!(e.contains("move 3") && e.contains("e1e2P"), "{e}");
     assert_eq!(t.display(), before);
     // A shell moving onto the last rank names its backup promotion before the reveal;
     // `bestmove` carries the backup letter but never the reveal.
