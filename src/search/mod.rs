@@ -2,11 +2,41 @@
 //! move ordering, time management and Lazy SMP threads, generic over `Game`.
 //! This file is the searcher's public face: limits in, reports and a result out.
 
+pub mod alphabeta;
 pub mod bench;
+pub mod ordering;
+pub mod threads;
+pub mod time;
+pub mod tt;
 
-use crate::game::{Game, MATE, MATE_BOUND, MoveList, Score};
-use std::sync::Arc;
+use crate::game::{Game, MATE, MATE_BOUND, Score};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
+use tt::TranspositionTable;
+
+/// Search features that can be switched off to measure what each one is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    pub null_move: bool,
+    pub lmr: bool,
+    /// Reverse futility, futility and late-move pruning.
+    pub futility: bool,
+    /// Star1 bounds at chance nodes (off: every outcome gets a full window).
+    pub chance_pruning: bool,
+    pub aspiration: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            null_move: true,
+            lmr: true,
+            futility: true,
+            chance_pruning: true,
+            aspiration: true,
+        }
+    }
+}
 
 /// What `go` asked for. Times in milliseconds.
 #[derive(Clone, Debug, Default)]
@@ -35,6 +65,8 @@ pub struct Options {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead_ms: u64,
+    /// Switches for measuring search features; all on by default.
+    pub features: Features,
 }
 
 impl Default for Options {
@@ -43,6 +75,7 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             move_overhead_ms: 30,
+            features: Features::default(),
         }
     }
 }
@@ -134,27 +167,33 @@ pub fn format_score(score: Score) -> String {
 }
 
 /// The engine's searcher: owns the transposition table; one search at a time.
+/// Shared as `Arc<Searcher>` between the protocol thread and the search thread; every
+/// method takes `&self`.
 pub struct Searcher {
     control: Arc<Control>,
-    hash_mb: usize,
+    tt: RwLock<TranspositionTable>,
 }
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Self {
         Searcher {
             control: Arc::new(Control::default()),
-            hash_mb,
+            tt: RwLock::new(TranspositionTable::new(hash_mb)),
         }
     }
-    /// Resize the transposition table (the `Hash` option, MiB); clears it.
-    pub fn set_hash(&mut self, mb: usize) {
-        self.hash_mb = mb;
+    /// Resize the transposition table (the `Hash` option, MiB); clears it. Call only
+    /// between searches (it waits for a running search otherwise).
+    pub fn set_hash(&self, mb: usize) {
+        let mut tt = self.tt.write().unwrap_or_else(|e| e.into_inner());
+        *tt = TranspositionTable::new(mb);
     }
     /// Forget everything learnt (`ucinewgame`, `Clear Hash`, a variant change).
-    pub fn clear(&mut self) {}
+    pub fn clear(&self) {
+        self.tt.read().unwrap_or_else(|e| e.into_inner()).clear();
+    }
     /// Permille of the table in use (for `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        0
+        self.tt.read().unwrap_or_else(|e| e.into_inner()).hashfull()
     }
     /// The handle `stop`/`ponderhit` act on; valid across searches.
     pub fn control(&self) -> Arc<Control> {
@@ -205,17 +244,7 @@ impl Searcher {
         opts: &Options,
         report: &(dyn Fn(Report) + Sync),
     ) -> SearchResult {
-        // Placeholder until the real searcher lands: the first legal move.
-        let _ = (limits, opts, report);
-        self.control.stop.store(false, Ordering::SeqCst);
-        self.control
-            .pondering
-            .store(limits.ponder, Ordering::SeqCst);
-        let mut list = MoveList::new();
-        pos.generate_moves(&mut list);
-        SearchResult {
-            best: list.iter().next().map(|&m| pos.move_to_string(m)),
-            ..Default::default()
-        }
+        let tt = self.tt.read().unwrap_or_else(|e| e.into_inner());
+        threads::run(pos, limits, opts, &tt, &self.control, report)
     }
 }
