@@ -230,11 +230,11 @@ pub fn generate(cfg: &GenConfig) -> Result<Vec<(String, i32)>, String> {
         let found: Vec<(usize, String, i32)> = ids
             .par_chunks(CHUNK)
             .flat_map_iter(|chunk| {
-                let mut searcher = Searcher::new(cfg.hash_mb);
+                let searcher = Searcher::new(cfg.hash_mb);
                 chunk
                     .iter()
                     .filter_map(|&id| {
-                        with_game!(&start, g => candidate(g, id, cfg, &seen, &mut searcher))
+                        with_game!(&start, g => candidate(g, id, cfg, &seen, &searcher))
                             .map(|(fen, score)| (id, fen, score))
                     })
                     .collect::<Vec<_>>()
@@ -259,7 +259,7 @@ fn candidate<G: Game>(
     id: usize,
     cfg: &GenConfig,
     seen: &DashMap<String, usize>,
-    searcher: &mut Searcher,
+    searcher: &Searcher,
 ) -> Option<(String, i32)> {
     let mut rng = StdRng::seed_from_u64(mix(cfg.seed, id as u64));
     let w = random_walk(start.clone(), cfg.plies, &mut rng)?;
