@@ -45,12 +45,15 @@ enum Command {
     },
     /// Analyse a position and show the search's progress in readable lines.
     Analyse(tinh::protocol::analyse::AnalyseArgs),
-    /// Play a match between engines (cutechess-cli style flags; see README).
+    /// Play a match between engines (cutechess-cli style flags; `tinh match --help`).
+    // The match runner parses its own flags (key=value words) and prints its own help.
+    #[command(disable_help_flag = true)]
     Match {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Generate a balanced opening suite (see README).
+    /// Generate a balanced opening suite (`tinh genopenings --help`).
+    #[command(disable_help_flag = true)]
     Genopenings {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,

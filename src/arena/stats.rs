@@ -3,11 +3,10 @@
 //!
 //! Models: the Elo interval and the LLR use the pentanomial model (game pairs played with
 //! colours swapped, scores 0, ¼, ½, ¾, 1 per game on average) whenever at least one pair is
-//! complete; otherwise (or on request) the trinomial model (single games W/D/L). Both use the
-//! normal approximation of the mean score; the LLR is the generalised SPRT approximation
-//! (Van den Bergh; the one fastchess and OpenBench use) with logistic Elo bounds:
-//! `LLR = N · (s1 − s0) · (2·m − s0 − s1) / (2·σ²)` where `m` and `σ²` are the mean and
-//! variance of one sample (a game or a pair) and `s0`, `s1` the expected scores at elo0/elo1.
+//! complete; otherwise (or on request) the trinomial model (single games W/D/L). The Elo
+//! interval uses the normal approximation of the mean score; the LLR is the generalised
+//! SPRT of fishtest/fastchess with logistic Elo bounds: the multinomial log-likelihood
+//! ratio between the maximum-likelihood distributions with expected scores s0 and s1.
 
 /// Two-sided 95% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -208,23 +207,56 @@ impl Model {
     }
 }
 
-/// GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0) for samples with values in
-/// [0, 1]. A zero variance (every sample equal) is regularised by adding 1e-3 to every
-/// count, as fastchess does, so a one-sided run still moves the LLR.
+/// The distribution closest (maximum likelihood) to the empirical `phat` over the values
+/// `a` whose expectation is `s`: `p_i = phat_i / (1 + θ(a_i − s))` with θ the root of
+/// `Σ phat_i (a_i − s) / (1 + θ(a_i − s)) = 0` (Van den Bergh, "Comments on Normalized
+/// Elo", proposition 1.1). The left side falls strictly in θ, from +∞ to −∞ across the
+/// interval where every denominator stays positive: bisection finds the root.
+fn mle_with_mean(a: &[f64], phat: &[f64], s: f64) -> Vec<f64> {
+    let amax = a.iter().cloned().fold(f64::MIN, f64::max);
+    let amin = a.iter().cloned().fold(f64::MAX, f64::min);
+    let (mut lo, mut hi) = (-1.0 / (amax - s), -1.0 / (amin - s));
+    let f = |t: f64| -> f64 {
+        a.iter()
+            .zip(phat)
+            .map(|(&x, &p)| p * (x - s) / (1.0 + t * (x - s)))
+            .sum()
+    };
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let t = 0.5 * (lo + hi);
+    a.iter()
+        .zip(phat)
+        .map(|(&x, &p)| p / (1.0 + t * (x - s)))
+        .collect()
+}
+
+/// Log-likelihood ratio of H1 (elo1) against H0 (elo0), multinomial model over samples
+/// with values in [0, 1]: `N · Σ phat_i · ln(p1_i / p0_i)` with p0, p1 the maximum
+/// likelihood distributions of expected score s0, s1 (the generalised SPRT that fishtest
+/// and fastchess use). Empty cells count 1e-3 (their `regularize`), so a one-sided run
+/// (every pair won) still moves the LLR, slowly.
 fn gsprt_llr(samples: &[(f64, f64)], elo0: f64, elo1: f64) -> f64 {
-    let (n, mut mean, mut var) = mean_var(samples);
-    if n <= 0.0 {
+    if samples.iter().all(|&(_, c)| c <= 0.0) {
         return 0.0;
     }
-    if var <= 1e-12 {
-        let reg: Vec<(f64, f64)> = samples.iter().map(|&(v, c)| (v, c + 1e-3)).collect();
-        let (_, m, v) = mean_var(&reg);
-        mean = m;
-        var = v;
-    }
-    let s0 = score_from_elo(elo0);
-    let s1 = score_from_elo(elo1);
-    n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    let a: Vec<f64> = samples.iter().map(|&(v, _)| v).collect();
+    let counts: Vec<f64> = samples.iter().map(|&(_, c)| c.max(1e-3)).collect();
+    let n: f64 = counts.iter().sum();
+    let phat: Vec<f64> = counts.iter().map(|c| c / n).collect();
+    let p0 = mle_with_mean(&a, &phat, score_from_elo(elo0));
+    let p1 = mle_with_mean(&a, &phat, score_from_elo(elo1));
+    n * phat
+        .iter()
+        .zip(p0.iter().zip(&p1))
+        .map(|(&p, (&q0, &q1))| p * (q1.ln() - q0.ln()))
+        .sum::<f64>()
 }
 
 /// Sequential probability ratio test settings (`--sprt elo0= elo1= alpha= beta=`).
@@ -426,10 +458,12 @@ mod tests {
         // math.log(0.05/0.95) = -2.944439
         let (lo, hi) = sp.bounds();
         assert!(close(lo, -2.944_439, 1e-5) && close(hi, 2.944_439, 1e-5));
-        // Trinomial, W=300 L=250 D=450 (1000 games). python:
-        //   s0=0.5; s1=1/(1+10**(-10/400)) = 0.5143868
-        //   m=(300+225)/1000=0.525; var=(300*(1-m)**2+450*(.5-m)**2+250*(0-m)**2)/1000 = 0.136875
-        //   1000*(s1-s0)*(2*m-s0-s1)/(2*var) = 1.871664
+        // Expected values from an independent python implementation of the same MLE
+        // (bisection on θ, 200 steps), e.g.
+        //   def mle(a,ph,s): solve sum(p*(x-s)/(1+t*(x-s)))=0 for t; return [p/(1+t*(x-s))]
+        //   llr = n*sum(p*(log(q1)-log(q0))), counts regularised max(c,1e-3)
+        // Trinomial L=250 D=450 W=300, elo 0..10: 1.865023 (the normal approximation
+        // n(s1-s0)(2m-s0-s1)/(2var) gives 1.871664 here: the two agree, as they should).
         let t = Tally {
             wins: 300,
             losses: 250,
@@ -437,18 +471,36 @@ mod tests {
             ..Default::default()
         };
         let llr = sp.llr_trinomial(&t);
-        assert!(close(llr, 1.871_664, 1e-4), "{llr}");
+        assert!(close(llr, 1.865_023, 1e-4), "{llr}");
         assert_eq!(sp.decide(llr), SprtDecision::Continue);
-        // Pentanomial [10, 40, 100, 60, 20]: m=0.5434783, var=0.0578922 (above),
-        //   230*(s1-s0)*(2*m-s0-s1)/(2*var) = 2.073989  -> Continue.
+        // Pentanomial [10, 40, 100, 60, 20], elo 0..10: 2.016505.
         let t = Tally {
             penta: [10, 40, 100, 60, 20],
             ..Default::default()
         };
         let llr = sp.llr_pentanomial(&t);
-        assert!(close(llr, 2.073_989, 1e-4), "{llr}");
+        assert!(close(llr, 2.016_505, 1e-4), "{llr}");
         assert_eq!(sp.decide(llr), SprtDecision::Continue);
         assert_eq!(sp.decide(3.0), SprtDecision::H1);
+        // Every pair won, elo 0..400: 0.598 per pair; 4 pairs 2.391 (continue), 5 pairs
+        // 2.989 >= 2.944 (H1). The match test relies on this: H1 after 10 games.
+        let sp = Sprt {
+            elo0: 0.0,
+            elo1: 400.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let ww = |k| Tally {
+            penta: [0, 0, 0, 0, k],
+            ..Default::default()
+        };
+        assert!(close(sp.llr_pentanomial(&ww(4)), 2.391, 2e-3));
+        assert!(close(sp.llr_pentanomial(&ww(5)), 2.989, 2e-3));
+        assert_eq!(
+            sp.decide(sp.llr_pentanomial(&ww(4))),
+            SprtDecision::Continue
+        );
+        assert_eq!(sp.decide(sp.llr_pentanomial(&ww(5))), SprtDecision::H1);
         assert_eq!(sp.decide(-3.0), SprtDecision::H0);
     }
 

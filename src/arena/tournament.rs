@@ -256,11 +256,16 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             };
             let tally = summary.encounters.get_mut(&(i, j)).expect("encounter");
             tally.add_game(pts);
-            if let Some(a) = first_of_pair.remove(&job.pair) {
-                tally.add_pair(a, pts);
-            } else {
-                first_of_pair.insert(job.pair, pts);
-            }
+            let pair_done = match first_of_pair.remove(&job.pair) {
+                Some(a) => {
+                    tally.add_pair(a, pts);
+                    true
+                }
+                None => {
+                    first_of_pair.insert(job.pair, pts);
+                    false
+                }
+            };
             if pgn_file.is_some() {
                 pending_pgn.insert(
                     job.number,
@@ -281,7 +286,8 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
                 }
             }
             let mut decided = None;
-            if let Some(sp) = &cfg.sprt {
+            // The SPRT is judged on complete pairs (pentanomial), as fastchess does.
+            if let Some(sp) = cfg.sprt.as_ref().filter(|_| pair_done) {
                 let (llr, _) = sp.llr(tally);
                 let d = sp.decide(llr);
                 if d != SprtDecision::Continue {
