@@ -1,8 +1,19 @@
-//! Reveal Chess and standard chess: 8x8 u64 bitboards, shells and pools, move generation, FEN, Zobrist, evaluation.
-//! (Skeleton: the rules are being written; every body below is replaced.)
+//! Reveal Chess and standard chess (`chess` = nothing face-down): the `Game`
+//! implementation over `position::Pos` (8x8 u64 bitboards, shells and pools, legal move
+//! generation with pins, copy-make with an undo stack), notation, draws, and the fast perft.
+//! Submodules: `bitboard` (attack tables), `position` (rules core), `fen`, `eval`.
+
+pub mod bitboard;
+pub mod eval;
+pub mod fen;
+pub mod position;
 
 use crate::game::*;
+use bitboard::*;
+use position::*;
 
+/// A player's choice: from (bits 0..6), to (6..12), promotion or backup piece (12..15:
+/// 0 none, 1 knight, 2 bishop, 3 rook, 4 queen). Move(0) (a1a1) is the null move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Move(pub u16);
 
@@ -15,110 +26,402 @@ impl GameMove for Move {
     }
 }
 
+impl Move {
+    pub fn from(self) -> usize {
+        mv_from(self.0)
+    }
+    pub fn to(self) -> usize {
+        mv_to(self.0)
+    }
+    /// Promotion / backup piece type (position::KNIGHT..=QUEEN) or 0.
+    pub fn promo(self) -> usize {
+        mv_promo(self.0)
+    }
+}
+
+/// Chance outcome codes: the type a face-down piece reveals as (pool order Q R B N P).
+pub const REVEAL_QUEEN: u8 = 1;
+pub const REVEAL_ROOK: u8 = 2;
+pub const REVEAL_BISHOP: u8 = 3;
+pub const REVEAL_KNIGHT: u8 = 4;
+pub const REVEAL_PAWN: u8 = 5;
+
 #[derive(Clone, Debug)]
-pub struct Board {}
+pub struct Board {
+    pos: Pos,
+    /// Positions before each move made (copy-make undo stack; also the repetition history).
+    hist: Vec<Pos>,
+    chess: bool,
+}
 
 impl Board {
     /// `chess`: standard chess (no face-down pieces, six-field FEN) instead of Reveal Chess.
-    pub fn startpos(_chess: bool) -> Self {
-        todo!()
+    pub fn startpos(chess: bool) -> Self {
+        let fen = if chess {
+            fen::START_CHESS
+        } else {
+            fen::START_REVEAL
+        };
+        Self::from_fen(fen, chess).expect("start FEN is valid")
     }
-    pub fn from_fen(_fen: &str, _chess: bool) -> Result<Self, String> {
-        todo!()
+
+    pub fn from_fen(fen: &str, chess: bool) -> Result<Self, String> {
+        Ok(Board {
+            pos: fen::parse(fen, chess)?,
+            hist: Vec::with_capacity(256),
+            chess,
+        })
     }
+
+    /// The current position (bitboards, pools, clocks).
+    pub fn pos(&self) -> &Pos {
+        &self.pos
+    }
+
+    pub fn is_chess(&self) -> bool {
+        self.chess
+    }
+
+    /// The key computed from scratch (tests compare it with the incremental `key()`).
+    pub fn compute_key(&self) -> u64 {
+        self.pos.compute_key()
+    }
+
+    /// How often the current position occurred before, within the reversible window.
+    fn repetitions(&self) -> usize {
+        let n = self.hist.len();
+        let window = (self.pos.rep as usize).min(n);
+        let mut count = 0;
+        let mut i = 2;
+        while i <= window {
+            if self.hist[n - i].key == self.pos.key {
+                count += 1;
+            }
+            i += 2;
+        }
+        count
+    }
+
+    fn legal_list(&self) -> MoveList<Move> {
+        let mut l = MoveList::new();
+        self.generate_moves(&mut l);
+        l
+    }
+
+    fn piece_value(t: usize) -> Score {
+        [100, 320, 330, 500, 900, 2000][t]
+    }
+}
+
+fn promo_letter(t: usize) -> char {
+    PIECE_LETTERS[t] as char
 }
 
 impl Game for Board {
     type Move = Move;
-    const HISTORY_SIZE: usize = 1;
+    const HISTORY_SIZE: usize = 4096;
+
     fn variant_name(&self) -> &'static str {
-        todo!()
+        if self.chess { "chess" } else { "revealchess" }
     }
     fn dimensions(&self) -> (usize, usize) {
-        todo!()
+        (8, 8)
     }
     fn to_fen(&self) -> String {
-        todo!()
+        fen::format(&self.pos, self.chess)
     }
     fn side_to_move(&self) -> usize {
-        todo!()
+        self.pos.side as usize
     }
     fn key(&self) -> u64 {
-        todo!()
+        self.pos.key
     }
     fn game_ply(&self) -> usize {
-        todo!()
+        self.hist.len()
     }
-    fn generate_moves(&self, _list: &mut MoveList<Move>) {
-        todo!()
+
+    fn generate_moves(&self, list: &mut MoveList<Move>) {
+        let mut buf = [0u16; MAX_MOVES];
+        let mut c = Collect {
+            out: &mut buf,
+            len: 0,
+        };
+        self.pos.generate(&mut c);
+        let n = c.len;
+        for &m in &buf[..n] {
+            list.push(Move(m));
+        }
     }
-    fn generate_noisy(&self, _list: &mut MoveList<Move>) {
-        todo!()
+    fn generate_noisy(&self, list: &mut MoveList<Move>) {
+        let mut all = MoveList::new();
+        self.generate_moves(&mut all);
+        for &m in all.iter() {
+            if self.is_noisy(m) {
+                list.push(m);
+            }
+        }
     }
-    fn is_capture(&self, _mv: Move) -> bool {
-        todo!()
+    fn is_capture(&self, mv: Move) -> bool {
+        let p = &self.pos;
+        let to = mv.to();
+        p.sq[to] != 0
+            || (p.ep as usize == to
+                && p.bb[PAWN] & !p.fd & bit(mv.from()) != 0
+                && mv.from() % 8 != to % 8)
     }
-    fn is_noisy(&self, _mv: Move) -> bool {
-        todo!()
+    /// Captures and promotions of revealed pawns (a shell's backup letter is not counted:
+    /// it only matters in the pawn outcome).
+    fn is_noisy(&self, mv: Move) -> bool {
+        self.is_capture(mv) || (mv.promo() != 0 && self.pos.fd & bit(mv.from()) == 0)
     }
-    fn noisy_order(&self, _mv: Move) -> Score {
-        todo!()
+    fn noisy_order(&self, mv: Move) -> Score {
+        let p = &self.pos;
+        let victim = p.sq[mv.to()];
+        let v = if victim != 0 {
+            Self::piece_value(code_type(victim))
+        } else if self.is_capture(mv) {
+            100
+        } else {
+            0
+        };
+        let attacker = code_type(p.sq[mv.from()]) as Score;
+        let promo = if mv.promo() != 0 && p.fd & bit(mv.from()) == 0 {
+            Self::piece_value(mv.promo()) - 100
+        } else {
+            0
+        };
+        v * 8 + promo - attacker
     }
-    fn history_index(&self, _mv: Move) -> usize {
-        todo!()
+    fn history_index(&self, mv: Move) -> usize {
+        mv.from() * 64 + mv.to()
     }
-    fn chance(&self, _mv: Move, _out: &mut ChanceList) -> bool {
-        todo!()
+
+    fn chance(&self, mv: Move, out: &mut ChanceList) -> bool {
+        if !self.pos.is_reveal(mv.0) {
+            return false;
+        }
+        let us = self.pos.side as usize;
+        for i in 0..5 {
+            let n = self.pos.pool[us][i];
+            if n > 0 {
+                out.push(i as u8 + 1, n as u16);
+            }
+        }
+        true
     }
-    fn make(&mut self, _mv: Move, _outcome: u8) {
-        todo!()
+    fn make(&mut self, mv: Move, outcome: u8) {
+        debug_assert!(!mv.is_null());
+        debug_assert_eq!(self.pos.is_reveal(mv.0), outcome != NO_OUTCOME);
+        self.hist.push(self.pos);
+        self.pos.make::<true>(mv.0, outcome);
     }
     fn unmake(&mut self) {
-        todo!()
+        if let Some(p) = self.hist.pop() {
+            self.pos = p;
+        }
     }
     fn null_move_ok(&self) -> bool {
-        todo!()
+        let p = &self.pos;
+        let us = p.side as usize;
+        !p.in_check() && p.col[us] & !(p.bb[PAWN] | p.bb[KING]) != 0
     }
     fn make_null(&mut self) {
-        todo!()
+        self.hist.push(self.pos);
+        self.pos.make_null();
     }
     fn unmake_null(&mut self) {
-        todo!()
+        self.unmake();
     }
     fn in_check(&self) -> bool {
-        todo!()
+        self.pos.in_check()
     }
+
     fn immediate_result(&self) -> Option<Outcome> {
-        todo!()
+        if self.pos.immediate_draw() {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
     }
     fn no_moves_result(&self) -> Outcome {
-        todo!()
+        if self.pos.in_check() {
+            Outcome::Loss
+        } else {
+            Outcome::Draw
+        }
     }
     fn is_search_draw(&self) -> bool {
-        todo!()
+        self.pos.half >= 100 || self.repetitions() >= 1
     }
     fn game_end(&self) -> Option<GameEnd> {
-        todo!()
+        let end = |outcome, reason: &str| {
+            Some(GameEnd {
+                outcome,
+                reason: reason.to_string(),
+            })
+        };
+        if !self.pos.has_legal_move() {
+            return if self.pos.in_check() {
+                end(Outcome::Loss, "checkmate")
+            } else {
+                end(Outcome::Draw, "stalemate")
+            };
+        }
+        if self.repetitions() >= 2 {
+            return end(Outcome::Draw, "threefold repetition");
+        }
+        if self.pos.half >= 100 {
+            return end(Outcome::Draw, "fifty-move rule");
+        }
+        if self.pos.insufficient_material() {
+            return end(Outcome::Draw, "insufficient material");
+        }
+        None
     }
+
     fn evaluate(&self) -> Score {
-        todo!()
+        eval::evaluate(&self.pos)
     }
     fn eval_terms(&self) -> Vec<EvalTerm> {
-        todo!()
+        eval::terms(&self.pos)
     }
-    fn move_to_string(&self, _mv: Move) -> String {
-        todo!()
+
+    fn move_to_string(&self, mv: Move) -> String {
+        let mut s = fen::square_name(mv.from());
+        s.push_str(&fen::square_name(mv.to()));
+        if mv.promo() != 0 {
+            s.push(promo_letter(mv.promo()));
+        }
+        s
     }
-    fn move_outcome_to_string(&self, _mv: Move, _outcome: u8) -> String {
-        todo!()
+    fn move_outcome_to_string(&self, mv: Move, outcome: u8) -> String {
+        let mut s = self.move_to_string(mv);
+        if outcome != NO_OUTCOME {
+            s.push(POOL_LETTER[outcome as usize - 1] as char);
+        }
+        s
     }
-    fn parse_move(&self, _s: &str) -> Result<(Move, u8), String> {
-        todo!()
+    fn parse_move(&self, s: &str) -> Result<(Move, u8), String> {
+        let (body, reveal) = match s.chars().last() {
+            Some(c) if c.is_ascii_uppercase() && s.len() >= 5 => (&s[..s.len() - 1], Some(c)),
+            _ => (s, None),
+        };
+        let mv = self.parse_choice(body)?;
+        let is_reveal = self.pos.is_reveal(mv.0);
+        match (is_reveal, reveal) {
+            (false, None) => Ok((mv, NO_OUTCOME)),
+            (false, Some(c)) => Err(format!(
+                "'{s}': the reveal letter '{c}' is only for a move that reveals a face-down piece"
+            )),
+            (true, None) => Err(format!(
+                "'{s}' reveals a face-down piece: add the revealed type in upper case, e.g. '{body}P'"
+            )),
+            (true, Some(c)) => {
+                let i = POOL_LETTER
+                    .iter()
+                    .position(|&l| l as char == c)
+                    .ok_or_else(|| format!("'{s}': unknown reveal letter '{c}' (use Q R B N P)"))?;
+                let us = self.pos.side as usize;
+                if self.pos.pool[us][i] == 0 {
+                    return Err(format!(
+                        "'{s}': {}'s pool holds no '{c}' to reveal",
+                        if us == 0 { "White" } else { "Black" }
+                    ));
+                }
+                Ok((mv, i as u8 + 1))
+            }
+        }
     }
-    fn parse_choice(&self, _s: &str) -> Result<Move, String> {
-        todo!()
+    fn parse_choice(&self, s: &str) -> Result<Move, String> {
+        let bad = || format!("'{s}' is not a move (expected e.g. e2e4 or e7e8q)");
+        if s.len() < 4 || s.len() > 5 || !s.is_ascii() {
+            return Err(bad());
+        }
+        let from = fen::parse_square(&s[0..2]).ok_or_else(bad)?;
+        let to = fen::parse_square(&s[2..4]).ok_or_else(bad)?;
+        let promo = match s.as_bytes().get(4) {
+            None => 0,
+            Some(&c) => match c {
+                b'q' => QUEEN,
+                b'r' => ROOK,
+                b'b' => BISHOP,
+                b'n' => KNIGHT,
+                _ => return Err(format!("'{s}': bad promotion letter (use q, r, b or n)")),
+            },
+        };
+        let m = Move(mv(from, to, promo));
+        let legal = self.legal_list();
+        if legal.contains(&m) {
+            return Ok(m);
+        }
+        // Say why, when it is a near miss on the letter.
+        let same_squares: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|x| x.from() == from && x.to() == to)
+            .collect();
+        if !same_squares.is_empty() {
+            return Err(if promo == 0 {
+                format!("'{s}' needs a promotion (or backup) letter: q, r, b or n")
+            } else {
+                format!("'{s}': this move takes no promotion letter")
+            });
+        }
+        Err(format!("'{s}' is not a legal move here"))
     }
+
     fn display(&self) -> String {
-        todo!()
+        let p = &self.pos;
+        let mut s = String::new();
+        for r in (0..8).rev() {
+            s.push_str("  +---+---+---+---+---+---+---+---+\n");
+            s.push_str(&format!("{} |", r + 1));
+            for f in 0..8 {
+                let q = r * 8 + f;
+                let pc = p.sq[q];
+                let ch = if pc == 0 {
+                    ' '
+                } else {
+                    let ch = if p.fd & bit(q) != 0 {
+                        'x'
+                    } else {
+                        PIECE_LETTERS[code_type(pc)] as char
+                    };
+                    if code_color(pc) == WHITE {
+                        ch.to_ascii_uppercase()
+                    } else {
+                        ch
+                    }
+                };
+                s.push_str(&format!(" {ch} |"));
+            }
+            s.push('\n');
+        }
+        s.push_str("  +---+---+---+---+---+---+---+---+\n");
+        s.push_str("    a   b   c   d   e   f   g   h\n\n");
+        s.push_str(&format!("Fen: {}\n", self.to_fen()));
+        s.push_str(&format!("Key: {:016X}\n", p.key));
+        s.push_str(&format!(
+            "Side to move: {}\n",
+            if p.side == 0 { "White" } else { "Black" }
+        ));
+        let fenstr = self.to_fen();
+        let castling = fenstr.split_whitespace().nth(2).unwrap_or("-");
+        s.push_str(&format!("Castling: {castling}\n"));
+        if !self.chess {
+            s.push_str(&format!("Pools: {}\n", fen::pools_string(p)));
+        }
+        s.push_str(&format!(
+            "Checkers: {}\n",
+            Bits(p.checkers())
+                .map(fen::square_name)
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+        s
+    }
+
+    fn perft(&mut self, depth: u32) -> u64 {
+        self.pos.perft(depth)
     }
 }

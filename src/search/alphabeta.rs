@@ -306,7 +306,7 @@ impl<'a, G: Game> Worker<'a, G> {
         cut_node: bool,
     ) -> Score {
         if has_chance {
-            self.chance_value(mv, chances, depth, alpha, beta, ply, pv_node)
+            self.chance_value(mv, chances, depth, alpha, beta, ply)
         } else {
             self.pos.make(mv, NO_OUTCOME);
             self.tt.prefetch(self.pos.key());
@@ -331,7 +331,6 @@ impl<'a, G: Game> Worker<'a, G> {
         alpha: Score,
         beta: Score,
         ply: usize,
-        pv_node: bool,
     ) -> Score {
         let ckey = chance_key(self.pos.key(), mv.to_u16());
         if let Some(hit) = self.tt.probe(ckey)
@@ -383,7 +382,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let ai = ai.max(-(INFINITY as i64)) as Score;
             let bi = bi.min(INFINITY as i64) as Score;
             self.pos.make(mv, o);
-            let v = -self.search(depth, -bi, -ai, ply + 1, pv_node && bi - ai > 1, false);
+            let v = -self.search(depth, -bi, -ai, ply + 1, bi - ai > 1, false);
             self.pos.unmake();
             if self.stopped {
                 return 0;
@@ -444,6 +443,9 @@ impl<'a, G: Game> Worker<'a, G> {
         pv_node: bool,
         cut_node: bool,
     ) -> Score {
+        // Chance nodes hand their outcomes arbitrary windows: any window wider than null
+        // needs an exact answer inside it, so it is searched as a PV node.
+        let pv_node = pv_node || beta - alpha > 1;
         if pv_node {
             self.pv_len[ply] = ply;
         }
@@ -766,7 +768,7 @@ impl<'a, G: Game> Worker<'a, G> {
         while let Some(mv) = picker.pick() {
             chances.len = 0;
             let score = if self.pos.chance(mv, &mut chances) {
-                self.chance_value(mv, &chances, 0, alpha, beta, ply, false)
+                self.chance_value(mv, &chances, 0, alpha, beta, ply)
             } else {
                 self.pos.make(mv, NO_OUTCOME);
                 let s = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);

@@ -5,6 +5,8 @@
 pub mod alphabeta;
 pub mod bench;
 pub mod ordering;
+#[cfg(test)]
+mod tests;
 pub mod threads;
 pub mod time;
 pub mod tt;

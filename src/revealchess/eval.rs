@@ -1,0 +1,401 @@
+//! Static evaluation for Reveal Chess and chess: tapered (middlegame / endgame) terms for
+//! material, piece-square bonuses, mobility, king safety and pawn structure, plus the
+//! face-down term: a face-down piece is worth its pool's expected value (weights = pool
+//! counts) and some credit for its shell's mobility. All weights live in `W`.
+
+use super::bitboard::*;
+use super::position::*;
+use crate::game::{EvalTerm, Score};
+
+/// Every evaluation weight, in one place. Pairs are (middlegame, endgame) centipawns.
+pub struct Weights {
+    /// By type P N B R Q K.
+    pub value: [(i32, i32); 6],
+    /// Game-phase weight of a piece by type (24 = all minor and major pieces on the board).
+    pub phase: [i32; 6],
+    /// Piece-square shape: bonus per step towards the centre (centre distance 0..3) by type.
+    pub center: [(i32, i32); 6],
+    /// Pawn bonus by relative rank (0 = own back rank).
+    pub pawn_rank: [(i32, i32); 8],
+    /// King: middlegame bonus for staying on the back rank, per rank advanced (negative).
+    pub king_rank_mg: i32,
+    /// Mobility per reachable square (not own pieces, not attacked by enemy pawns), by type;
+    /// counted around `mobility_base` squares.
+    pub mobility: [(i32, i32); 6],
+    pub mobility_base: [i32; 6],
+    /// Face-down piece: mobility credit per square its shell reaches.
+    pub shell_mobility: (i32, i32),
+    /// King safety: attack units per enemy piece type hitting the king zone; the penalty
+    /// is units^2 * king_attack_scale / 16 (middlegame only), capped.
+    pub king_attack_units: [i32; 6],
+    pub king_attack_scale: i32,
+    pub king_attack_cap: i32,
+    /// Own pawn (or pawn shell) directly in front of / next to the castled king.
+    pub pawn_shield: (i32, i32),
+    pub doubled: (i32, i32),
+    pub isolated: (i32, i32),
+    /// Passed pawn bonus by relative rank.
+    pub passed: [(i32, i32); 8],
+    pub bishop_pair: (i32, i32),
+    pub tempo: i32,
+}
+
+pub const W: Weights = Weights {
+    value: [
+        (82, 94),
+        (337, 281),
+        (365, 297),
+        (477, 512),
+        (1025, 936),
+        (0, 0),
+    ],
+    phase: [0, 1, 1, 2, 4, 0],
+    center: [(0, 0), (12, 8), (6, 5), (2, 2), (3, 6), (0, 12)],
+    pawn_rank: [
+        (0, 0),
+        (0, 0),
+        (2, 4),
+        (6, 10),
+        (12, 22),
+        (20, 40),
+        (35, 70),
+        (0, 0),
+    ],
+    king_rank_mg: -18,
+    mobility: [(0, 0), (4, 4), (5, 5), (2, 4), (1, 2), (0, 0)],
+    mobility_base: [0, 4, 6, 6, 12, 0],
+    shell_mobility: (3, 2),
+    king_attack_units: [1, 2, 2, 3, 5, 0],
+    king_attack_scale: 6,
+    king_attack_cap: 500,
+    pawn_shield: (12, 0),
+    doubled: (-10, -20),
+    isolated: (-12, -10),
+    passed: [
+        (0, 0),
+        (0, 5),
+        (2, 10),
+        (8, 20),
+        (20, 40),
+        (40, 75),
+        (70, 120),
+        (0, 0),
+    ],
+    bishop_pair: (25, 45),
+    tempo: 12,
+};
+
+pub const TERM_NAMES: [&str; 6] = [
+    "material",
+    "piece-square",
+    "mobility",
+    "king safety",
+    "pawns",
+    "face-down",
+];
+const N: usize = TERM_NAMES.len();
+
+/// Per term, per colour, (mg, eg); plus the game phase (0 = bare kings .. 24 = full).
+struct Acc {
+    t: [[(i32, i32); 2]; N],
+    phase: i32,
+}
+
+impl Acc {
+    #[inline(always)]
+    fn add(&mut self, term: usize, c: usize, v: (i32, i32)) {
+        self.t[term][c].0 += v.0;
+        self.t[term][c].1 += v.1;
+    }
+}
+
+#[inline(always)]
+fn relative_rank(c: usize, s: usize) -> usize {
+    if c == WHITE { s / 8 } else { 7 - s / 8 }
+}
+
+#[inline(always)]
+fn center_steps(s: usize) -> i32 {
+    let f = (s % 8) as i32;
+    let r = (s / 8) as i32;
+    let df = if f < 4 { f } else { 7 - f };
+    let dr = if r < 4 { r } else { 7 - r };
+    df.min(dr)
+}
+
+fn compute(p: &Pos) -> Acc {
+    let t = tables();
+    let mut a = Acc {
+        t: [[(0, 0); 2]; N],
+        phase: 0,
+    };
+    let occ = p.occ();
+    let mut phase_x = 0i32; // phase * 16 (face-down pieces count by expectation)
+    let pawn_att = |c: usize| -> Bb {
+        let pw = p.pieces(c, PAWN);
+        if c == WHITE {
+            ((pw & !FILE_A) << 7) | ((pw & !FILE_H) << 9)
+        } else {
+            ((pw & !FILE_A) >> 9) | ((pw & !FILE_H) >> 7)
+        }
+    };
+    let patt = [pawn_att(WHITE), pawn_att(BLACK)];
+    for c in 0..2 {
+        let own = p.col[c];
+        let them = c ^ 1;
+        let ek = p.king_sq(them);
+        let zone = t.king[ek] | bit(ek);
+        let mut units = 0;
+        let mut attackers = 0;
+        let revealed = own & !p.fd;
+        // Face-down pieces: expected pool value and shell mobility.
+        let fd = own & p.fd;
+        if fd != 0 {
+            let pool = &p.pool[c];
+            let total: i32 = pool.iter().map(|&n| n as i32).sum();
+            let (mut mg, mut eg, mut ph) = (0, 0, 0);
+            for i in 0..5 {
+                let n = pool[i] as i32;
+                mg += n * W.value[POOL_TYPE[i]].0;
+                eg += n * W.value[POOL_TYPE[i]].1;
+                ph += n * W.phase[POOL_TYPE[i]];
+            }
+            let k = fd.count_ones() as i32;
+            if total > 0 {
+                a.add(5, c, (k * mg / total, k * eg / total));
+                phase_x += k * ph * 16 / total;
+            }
+            for s in Bits(fd) {
+                let pt = code_type(p.sq[s]);
+                let att = match pt {
+                    PAWN => 0,
+                    KNIGHT => t.knight[s],
+                    BISHOP => t.bishop(s, occ),
+                    ROOK => t.rook(s, occ),
+                    _ => t.queen(s, occ),
+                };
+                let m = (att & !own).count_ones() as i32;
+                a.add(5, c, (m * W.shell_mobility.0, m * W.shell_mobility.1));
+                if att & zone != 0 {
+                    units += W.king_attack_units[pt];
+                    attackers += 1;
+                }
+            }
+        }
+        let pawns = p.pieces(c, PAWN) & !p.fd;
+        for s in Bits(revealed) {
+            let pt = code_type(p.sq[s]);
+            a.add(0, c, W.value[pt]);
+            phase_x += W.phase[pt] * 16;
+            let cs = center_steps(s);
+            let mut ps = (W.center[pt].0 * cs, W.center[pt].1 * cs);
+            let rr = relative_rank(c, s);
+            if pt == PAWN {
+                ps.0 += W.pawn_rank[rr].0;
+                ps.1 += W.pawn_rank[rr].1;
+            } else if pt == KING {
+                ps.0 = W.king_rank_mg * rr as i32;
+            }
+            a.add(1, c, ps);
+            let att = match pt {
+                KNIGHT => t.knight[s],
+                BISHOP => t.bishop(s, occ),
+                ROOK => t.rook(s, occ),
+                QUEEN => t.queen(s, occ),
+                _ => 0,
+            };
+            if att != 0 {
+                let m = (att & !own & !patt[them]).count_ones() as i32 - W.mobility_base[pt];
+                a.add(2, c, (m * W.mobility[pt].0, m * W.mobility[pt].1));
+                if att & zone != 0 {
+                    units += W.king_attack_units[pt];
+                    attackers += 1;
+                }
+            }
+        }
+        if patt[c] & zone != 0 {
+            units += W.king_attack_units[PAWN];
+        }
+        // King safety is charged to the side being attacked.
+        if attackers >= 2 {
+            let pen = (units * units * W.king_attack_scale / 16).min(W.king_attack_cap);
+            a.add(3, them, (-pen, 0));
+        }
+        // Pawn shield: own pawns and pawn shells in front of the king.
+        let k = p.king_sq(c);
+        let r = k / 8;
+        let front_rank = match c {
+            WHITE if r < 7 => RANK_1 << (8 * (r + 1)),
+            BLACK if r > 0 => RANK_1 << (8 * (r - 1)),
+            _ => 0,
+        };
+        let front = t.king[k] & front_rank;
+        let shield = (front & p.pieces(c, PAWN)).count_ones() as i32;
+        a.add(3, c, (shield * W.pawn_shield.0, shield * W.pawn_shield.1));
+        // Pawn structure (revealed pawns only; enemy pawn shells still block passers).
+        let enemy_pawns = p.pieces(them, PAWN);
+        let mut files_seen = 0u8;
+        for s in Bits(pawns) {
+            let f = s % 8;
+            let file = FILE_A << f;
+            if files_seen & (1 << f) != 0 {
+                a.add(4, c, W.doubled);
+            }
+            files_seen |= 1 << f;
+            let adj = (if f > 0 { FILE_A << (f - 1) } else { 0 })
+                | (if f < 7 { FILE_A << (f + 1) } else { 0 });
+            if pawns & adj == 0 {
+                a.add(4, c, W.isolated);
+            }
+            let r = s / 8;
+            let ahead = match c {
+                WHITE if r < 7 => !0u64 << (8 * (r + 1)),
+                WHITE => 0,
+                _ => (1u64 << (8 * r)) - 1,
+            };
+            if enemy_pawns & (file | adj) & ahead == 0 {
+                a.add(4, c, W.passed[relative_rank(c, s)]);
+            }
+        }
+        if (p.pieces(c, BISHOP) & !p.fd).count_ones() >= 2 {
+            a.add(0, c, W.bishop_pair);
+        }
+    }
+    a.phase = (phase_x / 16).min(24);
+    a
+}
+
+#[inline(always)]
+fn taper(v: (i32, i32), phase: i32) -> i32 {
+    (v.0 * phase + v.1 * (24 - phase)) / 24
+}
+
+/// Side-to-move relative centipawns.
+pub fn evaluate(p: &Pos) -> Score {
+    let a = compute(p);
+    let (mut mg, mut eg) = (0, 0);
+    for term in &a.t {
+        mg += term[0].0 - term[1].0;
+        eg += term[0].1 - term[1].1;
+    }
+    let v = taper((mg, eg), a.phase);
+    (if p.side == 0 { v } else { -v }) + W.tempo
+}
+
+/// The evaluation's terms, tapered, White's and Black's part each (White's view).
+pub fn terms(p: &Pos) -> Vec<EvalTerm> {
+    let a = compute(p);
+    let mut out: Vec<EvalTerm> = TERM_NAMES
+        .iter()
+        .zip(&a.t)
+        .map(|(&name, v)| EvalTerm {
+            name,
+            first: taper(v[0], a.phase),
+            second: taper(v[1], a.phase),
+        })
+        .collect();
+    let tempo = if p.side == 0 {
+        (W.tempo, 0)
+    } else {
+        (0, W.tempo)
+    };
+    out.push(EvalTerm {
+        name: "tempo",
+        first: tempo.0,
+        second: tempo.1,
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fen;
+    use super::*;
+
+    fn ev(f: &str, chess: bool) -> Score {
+        evaluate(&fen::parse(f, chess).unwrap())
+    }
+
+    #[test]
+    fn start_positions_are_balanced() {
+        // Only the tempo bonus separates the sides at the start.
+        assert_eq!(ev(fen::START_CHESS, true), W.tempo);
+        assert_eq!(ev(fen::START_REVEAL, false), W.tempo);
+    }
+
+    /// The colour-flipped FEN (ranks mirrored, colours swapped, side swapped).
+    fn mirror(f: &str) -> String {
+        let parts: Vec<&str> = f.split_whitespace().collect();
+        let swap = |s: &str| -> String {
+            s.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        };
+        let board: Vec<String> = parts[0].split('/').rev().map(swap).collect();
+        let side = if parts[1] == "w" { "b" } else { "w" };
+        let mut castle: Vec<char> = swap(parts[2]).chars().collect();
+        castle.sort_by_key(|c| (c.is_ascii_lowercase(), *c != 'K' && *c != 'k'));
+        let castle: String = castle.into_iter().collect();
+        let mut out = format!("{} {side} {castle} - 0 1", board.join("/"));
+        if let Some(pool) = parts.get(6) {
+            // Pools: the two halves trade places and cases.
+            let split = pool
+                .find(|c: char| c.is_ascii_lowercase())
+                .unwrap_or(pool.len());
+            out.push_str(&format!(
+                " {}{}",
+                swap(&pool[split..]),
+                swap(&pool[..split])
+            ));
+        }
+        out
+    }
+
+    #[test]
+    fn mirrored_positions_score_the_same() {
+        for (f, chess) in [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                true,
+            ),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                true,
+            ),
+            (
+                "xxxxkx1x/xxxx1xxx/5n2/4p3/4P3/2B5/XXXX1XXX/XXXXK1XX w - - 0 3 Q1R2B1N2P7q1r2b2n1p7",
+                false,
+            ),
+        ] {
+            let m = mirror(f);
+            assert_eq!(ev(f, chess), ev(&m, chess), "{f} vs {m}");
+        }
+    }
+
+    #[test]
+    fn extra_queen_is_good_and_face_down_worth_pool_average() {
+        assert!(ev("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", true) > 700);
+        // One face-down knight shell whose pool holds only a queen is worth about a queen.
+        let q = ev("4k3/8/8/8/8/8/8/1X2K3 w - - 0 1 Q1", false);
+        let p = ev("4k3/8/8/8/8/8/8/1X2K3 w - - 0 1 P1", false);
+        assert!(q > p + 600, "{q} {p}");
+    }
+
+    #[test]
+    fn terms_add_up_to_the_evaluation() {
+        let b = fen::parse(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            true,
+        )
+        .unwrap();
+        let sum: i32 = terms(&b).iter().map(|t| t.first - t.second).sum();
+        // Tapering per term may round differently from tapering the sum.
+        assert!((-sum - evaluate(&b)).abs() <= N as i32 + 1);
+    }
+}

@@ -1,0 +1,337 @@
+//! FEN for Reveal Chess (seven fields: the pools last, `X`/`x` face-down) and for standard
+//! chess (six fields): parsing with clear errors for malformed or impossible input, and
+//! exact output.
+
+use super::bitboard::*;
+use super::position::*;
+
+pub const START_REVEAL: &str =
+    "xxxxkxxx/xxxxxxxx/8/8/8/8/XXXXXXXX/XXXXKXXX w KQkq - 0 1 Q1R2B2N2P8q1r2b2n2p8";
+pub const START_CHESS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+fn sq_name(s: usize) -> String {
+    format!("{}{}", (b'a' + (s % 8) as u8) as char, s / 8 + 1)
+}
+
+pub fn parse_square(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || !(b'1'..=b'8').contains(&b[1]) {
+        return None;
+    }
+    Some((b[1] - b'1') as usize * 8 + (b[0] - b'a') as usize)
+}
+
+pub fn square_name(s: usize) -> String {
+    sq_name(s)
+}
+
+fn parse_pools(f: &str) -> Result<[[u8; 5]; 2], String> {
+    let mut pool = [[0u8; 5]; 2];
+    let mut seen = [[false; 5]; 2];
+    if f == "-" {
+        return Ok(pool);
+    }
+    let b = f.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let ch = b[i] as char;
+        let c = if ch.is_ascii_uppercase() {
+            WHITE
+        } else {
+            BLACK
+        };
+        let idx = POOL_LETTER
+            .iter()
+            .position(|&l| l as char == ch.to_ascii_uppercase())
+            .ok_or_else(|| format!("pool field '{f}': unknown piece letter '{ch}'"))?;
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if start == i {
+            return Err(format!("pool field '{f}': '{ch}' needs a count"));
+        }
+        let n: u32 = f[start..i]
+            .parse()
+            .map_err(|_| format!("pool field '{f}': bad count"))?;
+        if seen[c][idx] {
+            return Err(format!("pool field '{f}': '{ch}' given twice"));
+        }
+        seen[c][idx] = true;
+        if n > POOL_START[idx] as u32 {
+            return Err(format!(
+                "pool field '{f}': {n} x '{ch}' is more than the starting pool holds ({})",
+                POOL_START[idx]
+            ));
+        }
+        pool[c][idx] = n as u8;
+    }
+    Ok(pool)
+}
+
+pub fn parse(fen: &str, chess: bool) -> Result<Pos, String> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() < 4 {
+        return Err(format!(
+            "FEN '{fen}' has {} fields; expected at least board, side, castling, en passant",
+            fields.len()
+        ));
+    }
+    let max = if chess { 6 } else { 7 };
+    if fields.len() > max {
+        return Err(format!(
+            "FEN '{fen}' has {} fields; {} takes at most {max}",
+            fields.len(),
+            if chess { "chess" } else { "revealchess" }
+        ));
+    }
+    let mut p = Pos::empty();
+    let ranks: Vec<&str> = fields[0].split('/').collect();
+    if ranks.len() != 8 {
+        return Err(format!("FEN board '{}' needs 8 ranks", fields[0]));
+    }
+    for (ri, rank) in ranks.iter().enumerate() {
+        let r = 7 - ri;
+        let mut f = 0usize;
+        for ch in rank.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                if d == 0 || d > 8 {
+                    return Err(format!("FEN rank '{rank}': bad digit '{ch}'"));
+                }
+                f += d as usize;
+                if f > 8 {
+                    return Err(format!("FEN rank '{rank}' is longer than 8 squares"));
+                }
+                continue;
+            }
+            if f >= 8 {
+                return Err(format!("FEN rank '{rank}' is longer than 8 squares"));
+            }
+            let s = r * 8 + f;
+            let c = if ch.is_ascii_uppercase() {
+                WHITE
+            } else {
+                BLACK
+            };
+            let t = if ch == 'X' || ch == 'x' {
+                if chess {
+                    return Err(format!(
+                        "face-down piece '{ch}' on {} in standard chess",
+                        sq_name(s)
+                    ));
+                }
+                let t = shell_of(c, s).ok_or_else(|| {
+                    format!(
+                        "face-down piece '{ch}' on {}, which is not a starting square of {}",
+                        sq_name(s),
+                        if c == WHITE { "White" } else { "Black" }
+                    )
+                })?;
+                p.fd |= bit(s);
+                t
+            } else {
+                PIECE_LETTERS
+                    .iter()
+                    .position(|&l| l as char == ch.to_ascii_lowercase())
+                    .ok_or_else(|| format!("FEN board: unknown piece '{ch}'"))?
+            };
+            p.bb[t] |= bit(s);
+            p.col[c] |= bit(s);
+            p.sq[s] = code(c, t);
+            f += 1;
+        }
+        if f != 8 {
+            return Err(format!("FEN rank '{rank}' does not have 8 squares"));
+        }
+    }
+    for c in 0..2 {
+        let n = (p.bb[KING] & p.col[c]).count_ones();
+        if n != 1 {
+            return Err(format!(
+                "{} has {n} kings; exactly one is needed",
+                if c == WHITE { "White" } else { "Black" }
+            ));
+        }
+    }
+    // Pawns never stand on their last rank (they promote); in chess not on the first either.
+    if p.pieces(WHITE, PAWN) & RANK_8 != 0 || p.pieces(BLACK, PAWN) & RANK_1 != 0 {
+        return Err("a pawn stands on its last rank".into());
+    }
+    if chess && (p.bb[PAWN] & !p.fd) & (RANK_1 | RANK_8) != 0 {
+        return Err("a pawn stands on the first or last rank".into());
+    }
+    p.side = match fields[1] {
+        "w" => 0,
+        "b" => 1,
+        s => return Err(format!("FEN side to move '{s}': expected w or b")),
+    };
+    if fields[2] != "-" {
+        for ch in fields[2].chars() {
+            let (bitv, c, ksq, corner) = match ch {
+                'K' => (CASTLE_WK, WHITE, 4, 7),
+                'Q' => (CASTLE_WQ, WHITE, 4, 0),
+                'k' => (CASTLE_BK, BLACK, 60, 63),
+                'q' => (CASTLE_BQ, BLACK, 60, 56),
+                _ => return Err(format!("FEN castling '{}': bad letter '{ch}'", fields[2])),
+            };
+            if p.castle & bitv != 0 {
+                return Err(format!("FEN castling '{}': '{ch}' twice", fields[2]));
+            }
+            if p.sq[ksq] != code(c, KING) {
+                return Err(format!(
+                    "castling right '{ch}' but the king is not on {}",
+                    sq_name(ksq)
+                ));
+            }
+            if p.sq[corner] != code(c, ROOK) {
+                return Err(format!(
+                    "castling right '{ch}' but no rook (or face-down rook shell) on {}",
+                    sq_name(corner)
+                ));
+            }
+            p.castle |= bitv;
+        }
+    }
+    if fields[3] != "-" {
+        let ep = parse_square(fields[3])
+            .ok_or_else(|| format!("FEN en passant '{}': not a square", fields[3]))?;
+        let (rank, pawn_sq, from_sq, mover) = if p.side == 0 {
+            (5, ep.wrapping_sub(8), ep + 8, BLACK)
+        } else {
+            (2, ep + 8, ep.wrapping_sub(8), WHITE)
+        };
+        if ep / 8 != rank
+            || p.sq[pawn_sq] != code(mover, PAWN)
+            || p.fd & bit(pawn_sq) != 0
+            || p.sq[ep] != 0
+            || p.sq[from_sq] != 0
+        {
+            return Err(format!(
+                "FEN en passant '{}' does not follow a double pawn step",
+                fields[3]
+            ));
+        }
+        p.ep = ep as u8;
+    }
+    let num = |i: usize, name: &str, default: u16| -> Result<u16, String> {
+        match fields.get(i) {
+            None => Ok(default),
+            Some(s) => s
+                .parse::<u16>()
+                .map_err(|_| format!("FEN {name} '{s}': not a number")),
+        }
+    };
+    p.half = num(4, "half-move clock", 0)?;
+    p.fullmove = num(5, "move number", 1)?.max(1);
+    if fields.len() == 5 {
+        return Err(format!("FEN '{fen}': half-move clock without move number"));
+    }
+    p.rep = p.half;
+    if let Some(f) = fields.get(6) {
+        p.pool = parse_pools(f)?;
+    }
+    for c in 0..2 {
+        let fdn = (p.fd & p.col[c]).count_ones();
+        let total: u32 = p.pool[c].iter().map(|&n| n as u32).sum();
+        if total < fdn {
+            return Err(format!(
+                "{}'s pool holds {total} pieces but {fdn} stand face-down",
+                if c == WHITE { "White" } else { "Black" }
+            ));
+        }
+    }
+    let them = 1 - p.side as usize;
+    let k = p.king_sq(them);
+    if p.attacked(k, p.side as usize, p.occ()) {
+        return Err("the side not to move is in check".into());
+    }
+    p.refresh_key();
+    Ok(p)
+}
+
+pub fn format(p: &Pos, chess: bool) -> String {
+    let mut s = String::new();
+    for r in (0..8).rev() {
+        let mut empty = 0;
+        for f in 0..8 {
+            let q = r * 8 + f;
+            let pc = p.sq[q];
+            if pc == 0 {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                s.push((b'0' + empty) as char);
+                empty = 0;
+            }
+            let c = code_color(pc);
+            let ch = if p.fd & bit(q) != 0 {
+                'x'
+            } else {
+                PIECE_LETTERS[code_type(pc)] as char
+            };
+            s.push(if c == WHITE {
+                ch.to_ascii_uppercase()
+            } else {
+                ch
+            });
+        }
+        if empty > 0 {
+            s.push((b'0' + empty) as char);
+        }
+        if r > 0 {
+            s.push('/');
+        }
+    }
+    s.push_str(if p.side == 0 { " w " } else { " b " });
+    if p.castle == 0 {
+        s.push('-');
+    } else {
+        for (b, ch) in [
+            (CASTLE_WK, 'K'),
+            (CASTLE_WQ, 'Q'),
+            (CASTLE_BK, 'k'),
+            (CASTLE_BQ, 'q'),
+        ] {
+            if p.castle & b != 0 {
+                s.push(ch);
+            }
+        }
+    }
+    s.push(' ');
+    if p.ep == NO_SQ {
+        s.push('-');
+    } else {
+        s.push_str(&sq_name(p.ep as usize));
+    }
+    s.push_str(&format!(" {} {}", p.half, p.fullmove));
+    if !chess {
+        s.push(' ');
+        s.push_str(&pools_string(p));
+    }
+    s
+}
+
+/// The pool field: White's counts in capitals then Black's, order Q R B N P, zeros left out.
+pub fn pools_string(p: &Pos) -> String {
+    let mut s = String::new();
+    for c in 0..2 {
+        for i in 0..5 {
+            let n = p.pool[c][i];
+            if n > 0 {
+                let l = POOL_LETTER[i] as char;
+                s.push(if c == WHITE {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                });
+                s.push_str(&n.to_string());
+            }
+        }
+    }
+    if s.is_empty() {
+        s.push('-');
+    }
+    s
+}

@@ -1,0 +1,128 @@
+//! Standard chess perft against the Chess Programming Wiki's published counts (library and
+//! CLI). Full depths (start 6, others 5) run from the ignored test `cpw_full_depth` or
+//! `scripts/perft_vs_stockfish.sh`.
+
+use tinh::game::*;
+use tinh::revealchess::Board;
+
+/// (FEN, counts for depth 1..) from /work/shared/data/chess_perft.epd.
+const CPW: &[(&str, &[u64])] = &[
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        &[20, 400, 8902, 197281, 4865609, 119060324],
+    ),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        &[48, 2039, 97862, 4085603, 193690690],
+    ),
+    (
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        &[14, 191, 2812, 43238, 674624, 11030083],
+    ),
+    (
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        &[6, 264, 9467, 422333, 15833292],
+    ),
+    (
+        "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+        &[6, 264, 9467, 422333, 15833292],
+    ),
+    (
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        &[44, 1486, 62379, 2103487, 89941194],
+    ),
+    (
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        &[46, 2079, 89890, 3894594, 164075551],
+    ),
+];
+
+fn check(max_nodes: u64) {
+    for (fen, counts) in CPW {
+        let mut b = Board::from_fen(fen, true).unwrap();
+        for (d, &n) in counts.iter().enumerate() {
+            if n > max_nodes {
+                break;
+            }
+            assert_eq!(b.perft(d as u32 + 1), n, "{fen} depth {}", d + 1);
+        }
+    }
+}
+
+#[test]
+fn cpw_positions_to_depth_4() {
+    // Depth 4 everywhere (up to ~4 M leaves each), depth 5 for the small ones.
+    check(5_000_000);
+}
+
+#[test]
+#[ignore]
+fn cpw_full_depth() {
+    check(u64::MAX);
+}
+
+#[test]
+fn fast_perft_equals_generic_perft_on_cpw_positions() {
+    for (fen, counts) in CPW {
+        let mut b = Board::from_fen(fen, true).unwrap();
+        assert_eq!(perft_generic(&mut b, 3), counts[2], "{fen}");
+        assert_eq!(b.to_fen(), *fen, "perft must leave the board as it was");
+    }
+}
+
+fn tinh(args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tinh"))
+        .args(args)
+        .output()
+        .expect("run tinh");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn cli_perft_divide_chess() {
+    let (ok, out) = tinh(&["perft", "--variant", "chess", "3"]);
+    assert!(ok);
+    assert!(out.contains("e2e4: 600\n"), "{out}");
+    assert!(out.contains("g1f3: 440\n"), "{out}");
+    assert!(out.ends_with("\nNodes searched: 8902\n"), "{out}");
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+            .count(),
+        20
+    );
+}
+
+#[test]
+fn cli_perft_fen_moves_and_threads() {
+    let kiwi = CPW[1].0;
+    let (ok, out) = tinh(&[
+        "perft",
+        "--variant",
+        "chess",
+        "--fen",
+        kiwi,
+        "--threads",
+        "2",
+        "3",
+    ]);
+    assert!(ok);
+    assert!(out.contains("Nodes searched: 97862"), "{out}");
+    // Castling named as the king's move; after it, perft from the new position.
+    assert!(out.contains("e1g1: "), "{out}");
+    let (ok, out) = tinh(&[
+        "perft",
+        "--variant",
+        "chess",
+        "--moves",
+        "e2e4 e7e5 g1f3",
+        "1",
+    ]);
+    assert!(ok);
+    assert!(out.contains("Nodes searched: 29"), "{out}");
+    let (ok, _) = tinh(&["perft", "--variant", "chess", "--moves", "e2e5", "1"]);
+    assert!(!ok, "an illegal move must be refused");
+}
