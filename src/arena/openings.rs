@@ -91,6 +91,8 @@ pub struct GenConfig {
     pub plies: usize,
     pub seed: u64,
     pub depth: u32,
+    /// Node limit of each search as well (0 = none).
+    pub nodes: u64,
     pub threshold: i32,
     pub out: Option<String>,
     /// Convert a file of move lines (`name: moves` or `moves`) instead of random plies.
@@ -108,6 +110,7 @@ tinh genopenings: build a balanced opening suite, one FEN per line.
                      from the pool with their true weights
   --seed S           seed of the random plies (default 1): same seed, same file
   --depth D          search depth used to balance (default 6)
+  --nodes N          also stop each search after N nodes (default 0: depth only)
   --threshold CP     keep positions whose |score| <= CP for the side to move (default 50)
   --out FILE         write there instead of stdout
   --lines FILE       instead: convert each line of FILE (`[name:] move move ...` from the
@@ -124,6 +127,7 @@ pub fn parse_gen_args(args: &[String]) -> Result<Option<GenConfig>, String> {
         plies: 6,
         seed: 1,
         depth: 6,
+        nodes: 0,
         threshold: 50,
         out: None,
         lines: None,
@@ -147,6 +151,7 @@ pub fn parse_gen_args(args: &[String]) -> Result<Option<GenConfig>, String> {
             "plies" => cfg.plies = v.parse().map_err(|_| bad())?,
             "seed" => cfg.seed = v.parse().map_err(|_| bad())?,
             "depth" => cfg.depth = v.parse().map_err(|_| bad())?,
+            "nodes" => cfg.nodes = v.parse().map_err(|_| bad())?,
             "threshold" => cfg.threshold = v.parse().map_err(|_| bad())?,
             "out" => cfg.out = Some(v.to_string()),
             "lines" => cfg.lines = Some(v.to_string()),
@@ -282,6 +287,7 @@ fn candidate<G: Game>(
     searcher.clear();
     let limits = Limits {
         depth: Some(cfg.depth),
+        nodes: (cfg.nodes > 0).then_some(cfg.nodes),
         ..Default::default()
     };
     let r = searcher.search(&w, &limits, &Options::default(), &|_| {});

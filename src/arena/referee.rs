@@ -7,7 +7,7 @@
 use super::args::{EngineSpec, MatchConfig, TimeControl};
 use super::engine::{Engine, EngineError, SearchInfo};
 use crate::game::{ChanceList, Game, Outcome};
-use crate::variant::Variant;
+use crate::variant::{Position, Variant};
 use crate::with_game;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -207,7 +207,7 @@ pub fn play_game(
         colours,
         stop,
     };
-    let pos = match cfg.variant.from_fen(&job.start_fen) {
+    let mut pos = match cfg.variant.from_fen(&job.start_fen) {
         Ok(p) => p,
         Err(e) => {
             // Openings are checked when loaded; this is a bug guard, not a game.
@@ -219,6 +219,10 @@ pub fn play_game(
             return None;
         }
     };
+    // The point target is a rule of the game: the rules code judges it (`game_end`).
+    if let Position::Math(b) = &mut pos {
+        b.set_point_target(cfg.point_target);
+    }
     let start_fen = pos.to_fen();
     let mut moves = Vec::new();
     let verdict = 'game: {
@@ -361,26 +365,6 @@ fn can_mate(variant: Variant, fen: &str, side: usize) -> bool {
     }
 }
 
-/// Captured points of (Blue, Red) from a Math Chess FEN: each side starts with 0..9
-/// (45 points), so a side has captured 45 minus what the opponent still has.
-fn math_captured_points(fen: &str) -> [u32; 2] {
-    let board = fen.split_whitespace().next().unwrap_or("");
-    let mut left = [0u32; 2];
-    let mut it = board.chars().peekable();
-    while let Some(c) = it.next() {
-        let side = match c {
-            'b' => 0,
-            'r' => 1,
-            _ => continue,
-        };
-        if let Some(d) = it.peek().and_then(|d| d.to_digit(10)) {
-            left[side] += d;
-            it.next();
-        }
-    }
-    [45 - left[1].min(45), 45 - left[0].min(45)]
-}
-
 /// The game loop proper, generic over the game so the rules code is called directly.
 /// Returns `None` when stopped.
 fn referee<G: Game>(
@@ -421,18 +405,6 @@ fn referee<G: Game>(
                 Outcome::Win => Verdict::win(stm, end.reason, Termination::Normal),
                 Outcome::Loss => Verdict::win(1 - stm, end.reason, Termination::Normal),
             });
-        }
-        if cfg.point_target > 0 {
-            let pts = math_captured_points(&g.to_fen());
-            for side in 0..2 {
-                if pts[side] >= cfg.point_target {
-                    return Some(Verdict::win(
-                        side,
-                        format!("point target reached ({} points)", pts[side]),
-                        Termination::Normal,
-                    ));
-                }
-            }
         }
         if let Some(mm) = cfg.maxmoves
             && texts.len() >= 2 * mm as usize
@@ -595,15 +567,6 @@ mod tests {
             0
         ));
         assert!(can_mate(Variant::MathChess, "anything", 0));
-    }
-
-    #[test]
-    fn captured_points() {
-        let start = "r9r8r7r6r5r4r3r2r1/4r04/9/9/9/9/9/9/9/4b04/b1b2b3b4b5b6b7b8b9 b 1";
-        assert_eq!(math_captured_points(start), [0, 0]);
-        // Red's 9 and 8 gone, Blue's 1 gone.
-        let fen = "2r7r6r5r4r3r2r1/4r04/9/9/9/9/9/9/9/4b04/1b2b3b4b5b6b7b8b9 b 1";
-        assert_eq!(math_captured_points(fen), [17, 1]);
     }
 
     #[test]
