@@ -355,16 +355,25 @@ fn same_seed_same_reveals_and_sprt_stops_early() {
 #[test]
 fn round_robin_with_concurrency() {
     let path = tmp("rr.pgn");
-    let mut args = fake_engine("a", "good", &["nodes=1"]);
+    // `--variant` first: clap sees it as the global flag; main hands it back to the match.
+    let mut args = words("--variant chess");
+    args.extend(fake_engine("a", "good", &["nodes=1"]));
     args.extend(fake_engine("b", "good", &["nodes=1"]));
     args.extend(fake_engine("c", "illegal", &["nodes=1"]));
     args.extend(words(&format!(
-        "--variant mathchess --games 2 --concurrency 2 --maxmoves 6 --pgnout {}",
+        "--games 2 --concurrency 2 --maxmoves 6 --pgnout {}",
         path.display()
     )));
     let r = run_match(&args);
     assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
-    assert_eq!(finished_lines(&r.stdout).len(), 6);
+    let lines = finished_lines(&r.stdout);
+    assert_eq!(lines.len(), 6);
+    // Chess colours: the variant reached the match.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("White wins: Black makes an illegal move"))
+    );
     assert!(r.stdout.contains("Score of a vs b"));
     assert!(
         r.stdout.contains("Score of a vs c: 2 - 0 - 0"),

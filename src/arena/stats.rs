@@ -313,7 +313,8 @@ impl Sprt {
 
 fn fmt_elo(x: f64) -> String {
     if x.is_finite() {
-        format!("{x:.2}")
+        // No "-0.00".
+        format!("{:.2}", if x.abs() < 0.005 { 0.0 } else { x })
     } else if x > 0.0 {
         "+inf".into()
     } else {
@@ -338,7 +339,7 @@ pub fn summary(a: &str, b: &str, t: &Tally, sprt: Option<&Sprt>) -> String {
             "Elo difference: {} +/- {} [{}, {}] ({model}, 95%), LOS: {:.1} %, DrawRatio: {:.1} %\n",
             fmt_elo(e.elo),
             if e.margin().is_finite() {
-                format!("{:.2}", e.margin())
+                format!("{:.2}", e.margin().abs())
             } else {
                 "inf".into()
             },
