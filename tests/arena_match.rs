@@ -410,3 +410,98 @@ fn bad_command_lines_are_refused() {
     ));
     assert!(!r.ok && r.stderr.contains("unknown flag"));
 }
+
+#[test]
+fn adjudication_by_score_and_maxmoves() {
+    // Draw: from move 0, both scores within 1.00 for 2 moves each -> 4 plies.
+    let mut args = fake_engine("a", "good", &["nodes=1"]);
+    args.extend(fake_engine("b", "good", &["nodes=1"]));
+    args.extend(words(
+        "--variant mathchess --games 2 --draw movenumber=0 movecount=2 score=100",
+    ));
+    let r = run_match(&args);
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    let lines = finished_lines(&r.stdout);
+    assert_eq!(lines.len(), 2);
+    for l in &lines {
+        assert!(
+            l.contains("1/2-1/2 {Draw: adjudication, scores within 1.00 for 2 moves}"),
+            "{l}"
+        );
+    }
+    // Resign: `b` reports -6.00 on every move; after its third it loses, whatever colour.
+    let path = tmp("resign.pgn");
+    let mut args = fake_engine("a", "good", &["nodes=1", "arg=--score", "arg=20"]);
+    args.extend(fake_engine(
+        "b",
+        "good",
+        &["nodes=1", "arg=--score", "arg=-600"],
+    ));
+    args.extend(words(&format!(
+        "--variant chess --games 2 --resign movecount=3 score=500 --pgnout {}",
+        path.display()
+    )));
+    let r = run_match(&args);
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    let lines = finished_lines(&r.stdout);
+    assert!(
+        lines[0].contains(
+            "1-0 {White wins: adjudication, Black's score at or below -5.00 for 3 moves}"
+        ),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].contains(
+            "0-1 {Black wins: adjudication, White's score at or below -5.00 for 3 moves}"
+        ),
+        "{}",
+        lines[1]
+    );
+    let games = check_pgn(&path, Variant::Chess, 2);
+    assert_eq!(games[0].moves.len(), 6);
+    assert_eq!(games[1].moves.len(), 5);
+    let _ = std::fs::remove_file(path);
+    // Max moves: a draw after 3 moves each.
+    let mut args = fake_engine("a", "good", &["nodes=1"]);
+    args.extend(fake_engine("b", "good", &["nodes=1"]));
+    args.extend(words("--variant revealchess --games 2 --maxmoves 3"));
+    let r = run_match(&args);
+    assert!(r.ok);
+    for l in finished_lines(&r.stdout) {
+        assert!(
+            l.contains("1/2-1/2 {Draw: adjudication, 3 moves played (maxmoves)}"),
+            "{l}"
+        );
+    }
+}
+
+#[test]
+fn time_loss_against_a_bare_king_is_a_draw() {
+    // White: king and pawn; Black: bare king. The slow engine oversteps its clock on its
+    // first move: as White it only draws (a bare king cannot mate), as Black it loses.
+    let book = tmp("bare.epd");
+    std::fs::write(&book, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\n").unwrap();
+    let mut args = fake_engine("slow", "slow", &["tc=0.3+0", "arg=--sleep", "arg=700"]);
+    args.extend(fake_engine("good", "good", &["nodes=1"]));
+    args.extend(words(&format!(
+        "--variant chess --games 2 --stalltimeout 2000 --openings {}",
+        book.display()
+    )));
+    let r = run_match(&args);
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    let lines = finished_lines(&r.stdout);
+    assert!(
+        lines[0].contains("1/2-1/2 {Draw: White loses on time"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains("Black cannot mate"), "{}", lines[0]);
+    // Game 2: slow is Black; White moves first, then Black oversteps and loses.
+    assert!(
+        lines[1].contains("1-0 {White wins: Black loses on time"),
+        "{}",
+        lines[1]
+    );
+    let _ = std::fs::remove_file(book);
+}

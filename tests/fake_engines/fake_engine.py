@@ -4,7 +4,7 @@ legal moves (it asks `tinh perft 1` for the legal moves of the position, so it n
 rules of its own), then misbehaves on purpose on its N-th `go` of each game.
 
 Usage: fake_engine.py --tinh PATH [--mode good|illegal|crash|hang|slow] [--after N]
-                      [--sleep MS] [--name NAME]
+                      [--sleep MS] [--name NAME] [--score CP]
   good     always plays a legal move (chosen by a hash of the position: deterministic)
   illegal  on go number N plays a well-formed move that is not legal there
   crash    on go number N exits without answering
@@ -23,6 +23,7 @@ ap.add_argument("--mode", default="good")
 ap.add_argument("--after", type=int, default=0)
 ap.add_argument("--sleep", type=int, default=1000)
 ap.add_argument("--name", default=None)
+ap.add_argument("--score", type=int, default=0, help="score cp it reports on every move")
 a = ap.parse_args()
 
 variant = "mathchess"
@@ -104,7 +105,7 @@ for raw in sys.stdin:
                     out("bestmove " + m)
                     break
             continue
-        out("info depth 1 score cp 0 nodes 1 pv " + (legal[0] if legal else ""))
+        out("info depth 1 score cp %d nodes 1 pv %s" % (a.score, legal[0] if legal else ""))
         out("bestmove " + (pick(legal) if legal else "(none)"))
     elif cmd == "quit":
         break
