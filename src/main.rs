@@ -42,6 +42,9 @@ enum Command {
     Bench {
         /// Depth (default: the bench's own).
         depth: Option<u32>,
+        /// Measure move generation instead: perft of fixed positions of all three games.
+        #[arg(long)]
+        perft: bool,
     },
     /// Analyse a position and show the search's progress in readable lines.
     Analyse(tinh::protocol::analyse::AnalyseArgs),
@@ -82,7 +85,11 @@ fn main() -> ExitCode {
             moves.as_deref(),
             threads,
         ),
-        Some(Command::Bench { depth }) => tinh::search::bench::run(depth),
+        Some(Command::Bench {
+            depth,
+            perft: false,
+        }) => tinh::search::bench::run(depth),
+        Some(Command::Bench { depth, perft: true }) => tinh::search::bench::run_perft(depth),
         Some(Command::Analyse(args)) => tinh::protocol::analyse::run(cli.variant, args),
         Some(Command::Match { args }) => {
             tinh::arena::run_match_cli(&with_variant(args, cli.variant))

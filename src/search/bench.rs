@@ -3,6 +3,7 @@
 //! every machine. The last line is `<nodes> nodes <nps> nps` (the OpenBench format).
 
 use super::{Limits, Options, Searcher};
+use crate::game::Game;
 use crate::variant::Variant;
 use crate::with_game;
 use std::time::Instant;
@@ -58,6 +59,60 @@ const POSITIONS: &[(Variant, &str, &str, i32)] = &[
         -5,
     ),
 ];
+
+/// Move-generation speed: perft (single thread, bulk counting) of a fixed set of
+/// positions; the last line is `<leaves> leaves <leaves/s> leaves/s`. `depth` overrides
+/// every position's own depth.
+pub fn run_perft(depth: Option<u32>) -> Result<(), String> {
+    let mut jobs: Vec<(Variant, String, u32)> = crate::mathchess::PERFT_BENCH
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            (
+                Variant::MathChess,
+                f.to_string(),
+                if i == 0 { 5 } else { 4 },
+            )
+        })
+        .collect();
+    for (fen, d) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            6,
+        ),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            5,
+        ),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 6),
+    ] {
+        jobs.push((Variant::Chess, fen.to_string(), d));
+    }
+    jobs.push((Variant::RevealChess, "startpos".into(), 4));
+    let mut total = 0u64;
+    let start = Instant::now();
+    for (variant, fen, d) in jobs {
+        let mut pos = if fen == "startpos" {
+            variant.startpos()
+        } else {
+            variant.from_fen(&fen)?
+        };
+        let d = depth.unwrap_or(d);
+        let t = Instant::now();
+        let n = with_game!(&mut pos, g => g.perft(d));
+        let secs = t.elapsed().as_secs_f64().max(1e-9);
+        eprintln!(
+            "{:11} depth {d} {:>14} leaves {:>14.0} leaves/s  {fen}",
+            variant.name(),
+            n,
+            n as f64 / secs
+        );
+        total += n;
+    }
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    println!("{total} leaves {} leaves/s", (total as f64 / secs) as u64);
+    Ok(())
+}
 
 pub fn run(depth: Option<u32>) -> Result<(), String> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
