@@ -43,7 +43,7 @@ fn playouts(chess: bool, games: usize, seed: u64) -> (usize, usize) {
             b.generate_moves(&mut l);
             assert!(!l.is_empty());
             // Every legal move: make / unmake restores the position exactly.
-            let before = b.pos().clone();
+            let before = *b.pos();
             let hist = b.game_ply();
             for &m in l.iter() {
                 let mut ch = ChanceList::default();

@@ -4,7 +4,9 @@
 //! keeps the previous value); legal move generation with pin and check masks into a
 //! `Sink` (a move list, or a counter for bulk-counting perft); the fast perft.
 
+use super::Move;
 use super::bitboard::*;
+use crate::game::MoveList;
 
 pub const PAWN: usize = 0;
 pub const KNIGHT: usize = 1;
@@ -89,7 +91,7 @@ const fn splitmix(state: &mut u64) -> u64 {
 }
 
 const fn build_zobrist() -> Zobrist {
-    let mut s = 0x5EED_0F_7E_11_u64;
+    let mut s = 0x005E_ED0F_7E11_u64;
     let mut z = Zobrist {
         piece: [[[0; 64]; 6]; 2],
         fd: [0; 64],
@@ -252,17 +254,13 @@ impl Sink for Counter {
     }
 }
 
-/// Collects moves as u16 codes.
-pub struct Collect<'a> {
-    pub out: &'a mut [u16],
-    pub len: usize,
-}
+/// Collects moves into a move list.
+pub struct Collect<'a>(pub &'a mut MoveList<Move>);
 
 impl Collect<'_> {
     #[inline(always)]
     fn push(&mut self, m: u16) {
-        self.out[self.len] = m;
-        self.len += 1;
+        self.0.push(Move(m));
     }
 }
 
@@ -852,16 +850,11 @@ impl Pos {
             self.generate(&mut c);
             return c.n;
         }
-        let mut buf = [0u16; crate::game::MAX_MOVES];
-        let mut col = Collect {
-            out: &mut buf,
-            len: 0,
-        };
-        self.generate(&mut col);
-        let n = col.len;
+        let mut list = MoveList::new();
+        self.generate(&mut Collect(&mut list));
         let us = self.side as usize;
         let mut nodes = 0;
-        for &m in &buf[..n] {
+        for &Move(m) in list.iter() {
             if self.fd != 0 && self.is_reveal(m) {
                 for i in 0..5 {
                     if self.pool[us][i] > 0 {
