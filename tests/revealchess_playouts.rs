@@ -42,6 +42,14 @@ fn playouts(chess: bool, games: usize, seed: u64) -> (usize, usize) {
             let mut l = MoveList::new();
             b.generate_moves(&mut l);
             assert!(!l.is_empty());
+            // The noisy generator is exactly the noisy subset of all moves.
+            let mut noisy = MoveList::new();
+            b.generate_noisy(&mut noisy);
+            let mut want: Vec<u16> = l.iter().filter(|&&m| b.is_noisy(m)).map(|m| m.0).collect();
+            let mut got: Vec<u16> = noisy.iter().map(|m| m.0).collect();
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "noisy moves at {fen}");
             // Every legal move: make / unmake restores the position exactly.
             let before = *b.pos();
             let hist = b.game_ply();

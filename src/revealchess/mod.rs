@@ -144,13 +144,7 @@ impl Game for Board {
         self.pos.generate(&mut Collect(list));
     }
     fn generate_noisy(&self, list: &mut MoveList<Move>) {
-        let mut all = MoveList::new();
-        self.generate_moves(&mut all);
-        for &m in all.iter() {
-            if self.is_noisy(m) {
-                list.push(m);
-            }
-        }
+        self.pos.generate_noisy(&mut Collect(list));
     }
     fn is_capture(&self, mv: Move) -> bool {
         let p = &self.pos;
