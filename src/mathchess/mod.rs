@@ -1,10 +1,41 @@
-//! Math Chess (Cờ Toán): 9x11 board on u128 bitboards, move generation, FEN, Zobrist, evaluation.
-//! (Skeleton: the rules are being written; every body below is replaced.)
+//! Math Chess (Cờ Toán): the rules of ../shared/rules/mathchess.md on a 9x11 board held
+//! as u128 bitboards plus line words; move generation, bulk perft, FEN, Zobrist keys,
+//! the game's ends, and (in `eval`) the static evaluation, all behind `game::Game`.
+
+pub mod board;
+pub mod eval;
+pub mod geometry;
+pub mod movegen;
+
+pub use board::{BLUE, Board, EMPTY, RED, START_FEN, code_num, code_side, piece_code};
 
 use crate::game::*;
+use geometry::*;
 
+/// A move: bits 0..7 the from-square, bits 7..14 the to-square (indices of
+/// `geometry::square`). A capture names the attacker's square and the target's square.
+/// `Move(0)` (from = to = a1) is never a real move: it is the null move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Move(pub u16);
+
+impl Move {
+    #[inline(always)]
+    pub fn new(from: usize, to: usize) -> Move {
+        Move((from | (to << 7)) as u16)
+    }
+    #[inline(always)]
+    pub fn from(self) -> usize {
+        (self.0 & 127) as usize
+    }
+    #[inline(always)]
+    pub fn to(self) -> usize {
+        (self.0 >> 7) as usize
+    }
+    #[inline(always)]
+    pub fn is_null_move(self) -> bool {
+        self.0 == 0
+    }
+}
 
 impl GameMove for Move {
     fn to_u16(self) -> u16 {
@@ -15,109 +46,267 @@ impl GameMove for Move {
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct Board {}
-
 impl Board {
-    pub fn startpos() -> Self {
-        todo!()
+    /// The game is over before any move: a 0 is gone or the point target is reached.
+    #[inline(always)]
+    pub fn terminal(&self) -> bool {
+        !self.has_zero(BLUE)
+            || !self.has_zero(RED)
+            || (self.point_target != 0
+                && (self.captured_points(BLUE) >= self.point_target
+                    || self.captured_points(RED) >= self.point_target))
     }
-    pub fn from_fen(_fen: &str) -> Result<Self, String> {
-        todo!()
+
+    /// The side to move's view of a decided position, with the rule that decided it.
+    fn decided(&self) -> Option<(Outcome, &'static str)> {
+        let us = self.side;
+        // A captured 0 decides whatever the score.
+        if !self.has_zero(us) {
+            return Some((Outcome::Loss, "zero captured"));
+        }
+        if !self.has_zero(us ^ 1) {
+            return Some((Outcome::Win, "zero captured"));
+        }
+        if self.point_target != 0 {
+            if self.captured_points(us ^ 1) >= self.point_target {
+                return Some((Outcome::Loss, "point target"));
+            }
+            if self.captured_points(us) >= self.point_target {
+                return Some((Outcome::Win, "point target"));
+            }
+        }
+        None
+    }
+
+    /// Parse `<from><to>` (e.g. `c1c4`, `e10e11`) and check it is legal here.
+    fn parse_legal(&self, s: &str) -> Result<Move, String> {
+        let bytes = s.as_bytes();
+        let malformed = || format!("malformed move '{s}' (expected <from><to>, e.g. c1c4)");
+        let (from, n) = parse_square_prefix(bytes).ok_or_else(malformed)?;
+        let (to, m) = parse_square_prefix(&bytes[n..]).ok_or_else(malformed)?;
+        if n + m != bytes.len() {
+            return Err(malformed());
+        }
+        if let Some((_, why)) = self.decided() {
+            return Err(format!("illegal move '{s}': the game is over ({why})"));
+        }
+        let mv = Move::new(from, to);
+        let mut list = MoveList::new();
+        self.generate_moves(&mut list);
+        if list.contains(&mv) {
+            return Ok(mv);
+        }
+        let c = self.mailbox[from];
+        let why = if c == EMPTY {
+            format!("no piece on {}", square_name(from))
+        } else if code_side(c) != self.side {
+            format!(
+                "the piece on {} is not the side to move's",
+                square_name(from)
+            )
+        } else if code_num(c) == 0 {
+            "0 never moves".to_string()
+        } else if self.mailbox[to] != EMPTY && code_side(self.mailbox[to]) == self.side {
+            format!("{} holds a friendly piece", square_name(to))
+        } else if self.mailbox[to] != EMPTY {
+            "no arithmetic capture reaches that target".to_string()
+        } else {
+            format!(
+                "a {} cannot move from {} to {}",
+                code_num(c),
+                square_name(from),
+                square_name(to)
+            )
+        };
+        Err(format!("illegal move '{s}': {why}"))
     }
 }
 
 impl Game for Board {
     type Move = Move;
-    const HISTORY_SIZE: usize = 1;
+    const HISTORY_SIZE: usize = 128 * 128;
+
     fn variant_name(&self) -> &'static str {
-        todo!()
+        "mathchess"
     }
     fn dimensions(&self) -> (usize, usize) {
-        todo!()
+        (FILES, RANKS)
     }
     fn to_fen(&self) -> String {
-        todo!()
+        self.fen()
     }
     fn side_to_move(&self) -> usize {
-        todo!()
+        self.side
     }
     fn key(&self) -> u64 {
-        todo!()
+        self.key
     }
     fn game_ply(&self) -> usize {
-        todo!()
+        self.undo.len()
     }
-    fn generate_moves(&self, _list: &mut MoveList<Move>) {
-        todo!()
+
+    fn generate_moves(&self, list: &mut MoveList<Move>) {
+        self.generate::<movegen::Lister<true>, true>(&mut movegen::Lister(list));
     }
-    fn generate_noisy(&self, _list: &mut MoveList<Move>) {
-        todo!()
+    fn generate_noisy(&self, list: &mut MoveList<Move>) {
+        self.generate::<movegen::Lister<false>, false>(&mut movegen::Lister(list));
     }
-    fn is_capture(&self, _mv: Move) -> bool {
-        todo!()
+    #[inline]
+    fn is_capture(&self, mv: Move) -> bool {
+        self.mailbox[mv.to()] != EMPTY
     }
-    fn is_noisy(&self, _mv: Move) -> bool {
-        todo!()
+    #[inline]
+    fn is_noisy(&self, mv: Move) -> bool {
+        self.is_capture(mv)
     }
-    fn noisy_order(&self, _mv: Move) -> Score {
-        todo!()
+    /// Most valuable victim first (the 0 above everything), then least valuable attacker.
+    fn noisy_order(&self, mv: Move) -> Score {
+        let victim = self.mailbox[mv.to()];
+        if victim == EMPTY {
+            return 0;
+        }
+        let v = if code_num(victim) == 0 {
+            100_000
+        } else {
+            eval::WEIGHTS.material[code_num(victim)]
+        };
+        v * 16 - eval::WEIGHTS.material[code_num(self.mailbox[mv.from()])] / 16
     }
-    fn history_index(&self, _mv: Move) -> usize {
-        todo!()
+    #[inline]
+    fn history_index(&self, mv: Move) -> usize {
+        mv.from() * 128 + mv.to()
     }
     fn chance(&self, _mv: Move, _out: &mut ChanceList) -> bool {
-        todo!()
+        false
     }
-    fn make(&mut self, _mv: Move, _outcome: u8) {
-        todo!()
+    fn make(&mut self, mv: Move, _outcome: u8) {
+        self.make_move(mv);
     }
     fn unmake(&mut self) {
-        todo!()
+        self.unmake_move();
     }
     fn null_move_ok(&self) -> bool {
-        todo!()
+        !self.in_check()
     }
     fn make_null(&mut self) {
-        todo!()
+        self.make_null_move();
     }
     fn unmake_null(&mut self) {
-        todo!()
+        self.unmake_move();
     }
     fn in_check(&self) -> bool {
-        todo!()
+        self.zero_attacked(self.side)
     }
+
     fn immediate_result(&self) -> Option<Outcome> {
-        todo!()
+        self.decided().map(|(o, _)| o)
     }
     fn no_moves_result(&self) -> Outcome {
-        todo!()
+        Outcome::Loss
     }
     fn is_search_draw(&self) -> bool {
-        todo!()
+        self.earlier_occurrences(true) > 0
     }
+    /// Order: a captured 0, the point target, threefold repetition (the draw happens as
+    /// the position arises), then no legal move.
     fn game_end(&self) -> Option<GameEnd> {
-        todo!()
+        if let Some((outcome, why)) = self.decided() {
+            return Some(GameEnd {
+                outcome,
+                reason: why.to_string(),
+            });
+        }
+        if self.earlier_occurrences(false) >= 2 {
+            return Some(GameEnd {
+                outcome: Outcome::Draw,
+                reason: "threefold repetition".to_string(),
+            });
+        }
+        if self.count_moves() == 0 {
+            return Some(GameEnd {
+                outcome: Outcome::Loss,
+                reason: "no legal move".to_string(),
+            });
+        }
+        None
     }
+
     fn evaluate(&self) -> Score {
-        todo!()
+        eval::evaluate(self)
     }
     fn eval_terms(&self) -> Vec<EvalTerm> {
-        todo!()
+        eval::eval_terms(self)
     }
-    fn move_to_string(&self, _mv: Move) -> String {
-        todo!()
+
+    fn move_to_string(&self, mv: Move) -> String {
+        if mv.is_null_move() {
+            return "0000".to_string();
+        }
+        format!("{}{}", square_name(mv.from()), square_name(mv.to()))
     }
-    fn move_outcome_to_string(&self, _mv: Move, _outcome: u8) -> String {
-        todo!()
+    fn move_outcome_to_string(&self, mv: Move, _outcome: u8) -> String {
+        self.move_to_string(mv)
     }
-    fn parse_move(&self, _s: &str) -> Result<(Move, u8), String> {
-        todo!()
+    fn parse_move(&self, s: &str) -> Result<(Move, u8), String> {
+        self.parse_legal(s).map(|m| (m, NO_OUTCOME))
     }
-    fn parse_choice(&self, _s: &str) -> Result<Move, String> {
-        todo!()
+    fn parse_choice(&self, s: &str) -> Result<Move, String> {
+        self.parse_legal(s)
     }
+
     fn display(&self) -> String {
-        todo!()
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let border = format!("    +{}+\n", "-".repeat(FILES * 3 + 1));
+        out.push_str(&border);
+        for rank in (0..RANKS).rev() {
+            let _ = write!(out, " {:>2} |", rank + 1);
+            for file in 0..FILES {
+                let c = self.mailbox[square(file, rank)];
+                if c == EMPTY {
+                    out.push_str("  .");
+                } else {
+                    let _ = write!(
+                        out,
+                        " {}{}",
+                        if code_side(c) == BLUE { 'b' } else { 'r' },
+                        code_num(c)
+                    );
+                }
+            }
+            out.push_str(" |\n");
+        }
+        out.push_str(&border);
+        out.push_str("     ");
+        for file in 0..FILES {
+            let _ = write!(out, "  {}", (b'a' + file as u8) as char);
+        }
+        out.push('\n');
+        let _ = writeln!(out, "FEN: {}", self.fen());
+        let _ = writeln!(out, "Key: {:016x}", self.key);
+        let _ = writeln!(
+            out,
+            "Side to move: {}",
+            if self.side == BLUE { "Blue" } else { "Red" }
+        );
+        let _ = writeln!(
+            out,
+            "Captured points: Blue {}, Red {}",
+            self.captured_points(BLUE),
+            self.captured_points(RED)
+        );
+        if self.point_target == 0 {
+            out.push_str("Point target: off\n");
+        } else {
+            let _ = writeln!(out, "Point target: {}", self.point_target);
+        }
+        out
+    }
+
+    fn perft(&mut self, depth: u32) -> u64 {
+        movegen::perft(self, depth)
     }
 }
+
+#[cfg(test)]
+mod tests;

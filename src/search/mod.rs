@@ -1,5 +1,252 @@
 //! The searcher: iterative deepening, alpha-beta, chance nodes, transposition table,
 //! move ordering, time management and Lazy SMP threads, generic over `Game`.
-//! (Skeleton: being written.)
+//! This file is the searcher's public face: limits in, reports and a result out.
 
+pub mod alphabeta;
 pub mod bench;
+pub mod ordering;
+#[cfg(test)]
+mod tests;
+pub mod threads;
+pub mod time;
+pub mod tt;
+
+use crate::game::{Game, MATE, MATE_BOUND, Score};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
+use tt::TranspositionTable;
+
+/// Search features that can be switched off to measure what each one is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    pub null_move: bool,
+    pub lmr: bool,
+    /// Reverse futility, futility and late-move pruning.
+    pub futility: bool,
+    /// Star1 bounds at chance nodes (off: every outcome gets a full window).
+    pub chance_pruning: bool,
+    pub aspiration: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            null_move: true,
+            lmr: true,
+            futility: true,
+            chance_pruning: true,
+            aspiration: true,
+        }
+    }
+}
+
+/// What `go` asked for. Times in milliseconds.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<u64>,
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub movestogo: Option<u32>,
+    /// Search for a mate in this many moves (stops once one is found).
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    /// Pondering: search without a time limit until `ponderhit` (then the clock starts)
+    /// or `stop`.
+    pub ponder: bool,
+    /// Restrict the root to these moves (player-choice notation).
+    pub searchmoves: Vec<String>,
+}
+
+/// Engine settings that shape a search.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    /// Switches for measuring search features; all on by default.
+    pub features: Features,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 30,
+            features: Features::default(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    /// The score is at least this (fail high).
+    Lower,
+    /// The score is at most this (fail low).
+    Upper,
+}
+
+/// One line of search progress (an `info depth ...` line).
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: usize,
+    pub score: Score,
+    pub bound: Bound,
+    pub nodes: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub time_ms: u64,
+    /// Principal variation in player-choice notation; stops after the first move that
+    /// involves chance (what follows it is not known).
+    pub pv: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Report {
+    Iteration(Info),
+    /// The root move being searched (sent after the first second of a search).
+    CurrMove {
+        depth: u32,
+        mv: String,
+        number: usize,
+    },
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// `None` when the side to move has no legal move (or the game is over).
+    pub best: Option<String>,
+    pub ponder: Option<String>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// Shared between the protocol thread and the search threads.
+#[derive(Default)]
+pub struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+}
+
+impl Control {
+    fn arm(&self, ponder: bool) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.pondering.store(ponder, Ordering::SeqCst);
+    }
+    /// End the search now (all threads); the best move found so far is reported.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+    /// The opponent played the expected move: the ponder search becomes a normal one.
+    pub fn ponderhit(&self) {
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+}
+
+/// `score cp N` or `score mate N` (moves, negative when the side to move is mated).
+pub fn format_score(score: Score) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", (MATE + score) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// The engine's searcher: owns the transposition table; one search at a time.
+/// Shared as `Arc<Searcher>` between the protocol thread and the search thread; every
+/// method takes `&self`.
+pub struct Searcher {
+    control: Arc<Control>,
+    tt: RwLock<TranspositionTable>,
+}
+
+impl Searcher {
+    pub fn new(hash_mb: usize) -> Self {
+        Searcher {
+            control: Arc::new(Control::default()),
+            tt: RwLock::new(TranspositionTable::new(hash_mb)),
+        }
+    }
+    /// Resize the transposition table (the `Hash` option, MiB); clears it. Call only
+    /// between searches (it waits for a running search otherwise).
+    pub fn set_hash(&self, mb: usize) {
+        let mut tt = self.tt.write().unwrap_or_else(|e| e.into_inner());
+        *tt = TranspositionTable::new(mb);
+    }
+    /// Forget everything learnt (`ucinewgame`, `Clear Hash`, a variant change).
+    pub fn clear(&self) {
+        self.tt.read().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+    /// Permille of the table in use (for `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        self.tt.read().unwrap_or_else(|e| e.into_inner()).hashfull()
+    }
+    /// The handle `stop`/`ponderhit` act on; valid across searches.
+    pub fn control(&self) -> Arc<Control> {
+        self.control.clone()
+    }
+    /// Start a search on its own thread; `done` receives the result (print `bestmove`
+    /// there). The stop flag is armed before this returns, so a `stop` sent right after
+    /// `go` is never lost. Join the handle before starting another search.
+    pub fn start<G: Game>(
+        self: &Arc<Self>,
+        pos: G,
+        limits: Limits,
+        opts: Options,
+        report: Box<dyn Fn(Report) + Send + Sync>,
+        done: Box<dyn FnOnce(SearchResult) + Send>,
+    ) -> std::thread::JoinHandle<()> {
+        self.control.arm(limits.ponder);
+        let me = self.clone();
+        std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let result = me.run(&pos, &limits, &opts, &*report);
+                done(result);
+            })
+            .expect("spawn search thread")
+    }
+
+    /// Search on the calling thread (bench, analyse, tests); blocks until done.
+    pub fn search<G: Game>(
+        &self,
+        pos: &G,
+        limits: &Limits,
+        opts: &Options,
+        report: &(dyn Fn(Report) + Sync),
+    ) -> SearchResult {
+        self.control.arm(limits.ponder);
+        self.run(pos, limits, opts, report)
+    }
+
+    /// Search `pos` (whose undo history holds the game so far, for repetitions) and
+    /// return the best move. Blocks until the limits or `stop` end it; `report` is called
+    /// from the searching thread for each completed iteration (and currmove lines).
+    fn run<G: Game>(
+        &self,
+        pos: &G,
+        limits: &Limits,
+        opts: &Options,
+        report: &(dyn Fn(Report) + Sync),
+    ) -> SearchResult {
+        let tt = self.tt.read().unwrap_or_else(|e| e.into_inner());
+        threads::run(pos, limits, opts, &tt, &self.control, report)
+    }
+}

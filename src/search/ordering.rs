@@ -1,0 +1,116 @@
+//! Move ordering: the transposition-table move, then captures by the game's MVV-LVA value,
+//! then killer moves, then quiet moves by history. Moves are scored once and picked by
+//! partial selection sort, so a cutoff after the first few moves costs no full sort.
+
+use crate::game::{Game, GameMove, MoveList};
+
+pub const MAX_PLY: usize = 128;
+const TT_SCORE: i32 = 1 << 30;
+const NOISY_BASE: i32 = 1 << 24;
+const KILLER_1: i32 = 1 << 22;
+const KILLER_2: i32 = KILLER_1 - 1;
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// History scores per side and move index, with gravity (scores saturate at HISTORY_MAX).
+pub struct History {
+    table: Vec<i32>,
+    size: usize,
+}
+
+impl History {
+    pub fn new(size: usize) -> Self {
+        History {
+            table: vec![0; 2 * size],
+            size,
+        }
+    }
+    #[inline]
+    pub fn get(&self, side: usize, idx: usize) -> i32 {
+        self.table[side * self.size + idx]
+    }
+    #[inline]
+    pub fn update(&mut self, side: usize, idx: usize, bonus: i32) {
+        let e = &mut self.table[side * self.size + idx];
+        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *e += b - *e * b.abs() / HISTORY_MAX;
+    }
+    pub fn clear(&mut self) {
+        self.table.iter_mut().for_each(|e| *e = 0);
+    }
+}
+
+/// Scored move list with selection-sort picking.
+pub struct Picker<M: GameMove> {
+    pub moves: MoveList<M>,
+    scores: [i32; crate::game::MAX_MOVES],
+    next: usize,
+}
+
+impl<M: GameMove> Picker<M> {
+    pub fn new<G: Game<Move = M>>(
+        pos: &G,
+        moves: MoveList<M>,
+        tt_move: M,
+        killers: [M; 2],
+        history: &History,
+    ) -> Self {
+        let mut scores = [0i32; crate::game::MAX_MOVES];
+        let side = pos.side_to_move();
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if m == tt_move {
+                TT_SCORE
+            } else if pos.is_noisy(m) {
+                NOISY_BASE + pos.noisy_order(m)
+            } else if m == killers[0] {
+                KILLER_1
+            } else if m == killers[1] {
+                KILLER_2
+            } else {
+                history.get(side, pos.history_index(m))
+            };
+        }
+        Picker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// Noisy moves only (quiescence), ordered by MVV-LVA.
+    pub fn noisy<G: Game<Move = M>>(pos: &G, moves: MoveList<M>, tt_move: M) -> Self {
+        let mut scores = [0i32; crate::game::MAX_MOVES];
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if m == tt_move {
+                TT_SCORE
+            } else if pos.is_noisy(m) {
+                NOISY_BASE + pos.noisy_order(m)
+            } else {
+                0
+            };
+        }
+        Picker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    #[inline]
+    pub fn pick(&mut self) -> Option<M> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let m = self.moves.get(self.next);
+        self.next += 1;
+        Some(m)
+    }
+}

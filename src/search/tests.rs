@@ -1,0 +1,294 @@
+//! Search tests on a synthetic game with chance moves whose exact expectimax value a
+//! brute-force walk computes: Star1 pruning must give the same value as full-window
+//! expectimax, with fewer nodes.
+
+use super::*;
+use crate::game::*;
+
+/// A random game tree: the position is the hash of the path; each node has 2..=5 moves,
+/// about a third of them with 2..=4 weighted chance outcomes; leaves score by hash.
+#[derive(Clone, Debug)]
+struct TreeGame {
+    path: Vec<u64>,
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct TMove(u16);
+impl GameMove for TMove {
+    fn to_u16(self) -> u16 {
+        self.0
+    }
+    fn from_u16(v: u16) -> Self {
+        TMove(v)
+    }
+}
+
+impl TreeGame {
+    fn new(seed: u64) -> Self {
+        TreeGame {
+            path: vec![mix(seed)],
+        }
+    }
+    fn h(&self) -> u64 {
+        *self.path.last().unwrap()
+    }
+    fn n_moves(&self) -> u16 {
+        2 + (self.h() % 4) as u16
+    }
+    fn outcomes(&self, mv: TMove, out: &mut ChanceList) -> bool {
+        let z = mix(self.h() ^ mv.0 as u64 * 77);
+        if z % 3 != 0 {
+            return false;
+        }
+        let k = 2 + (z >> 8) % 3;
+        for o in 1..=k {
+            out.push(o as u8, 1 + ((z >> (16 + 4 * o)) % 7) as u16);
+        }
+        true
+    }
+}
+
+impl Game for TreeGame {
+    type Move = TMove;
+    const HISTORY_SIZE: usize = 16;
+    fn variant_name(&self) -> &'static str {
+        "tree"
+    }
+    fn dimensions(&self) -> (usize, usize) {
+        (1, 1)
+    }
+    fn to_fen(&self) -> String {
+        format!("{:x}", self.h())
+    }
+    fn side_to_move(&self) -> usize {
+        (self.path.len() + 1) % 2
+    }
+    fn key(&self) -> u64 {
+        self.h()
+    }
+    fn game_ply(&self) -> usize {
+        self.path.len() - 1
+    }
+    fn generate_moves(&self, list: &mut MoveList<TMove>) {
+        for m in 1..=self.n_moves() {
+            list.push(TMove(m));
+        }
+    }
+    fn generate_noisy(&self, _list: &mut MoveList<TMove>) {}
+    fn is_capture(&self, _mv: TMove) -> bool {
+        false
+    }
+    fn is_noisy(&self, _mv: TMove) -> bool {
+        false
+    }
+    fn noisy_order(&self, _mv: TMove) -> Score {
+        0
+    }
+    fn history_index(&self, mv: TMove) -> usize {
+        mv.0 as usize
+    }
+    fn chance(&self, mv: TMove, out: &mut ChanceList) -> bool {
+        self.outcomes(mv, out)
+    }
+    fn make(&mut self, mv: TMove, outcome: u8) {
+        let h = mix(self.h() ^ (mv.0 as u64) << 8 ^ outcome as u64);
+        self.path.push(h);
+    }
+    fn unmake(&mut self) {
+        self.path.pop();
+    }
+    fn null_move_ok(&self) -> bool {
+        false
+    }
+    fn make_null(&mut self) {}
+    fn unmake_null(&mut self) {}
+    fn in_check(&self) -> bool {
+        false
+    }
+    fn immediate_result(&self) -> Option<Outcome> {
+        // A few nodes end the game (a won or lost position) to exercise mate scores.
+        match self.h() % 97 {
+            0 => Some(Outcome::Loss),
+            1 => Some(Outcome::Win),
+            _ => None,
+        }
+    }
+    fn no_moves_result(&self) -> Outcome {
+        Outcome::Loss
+    }
+    fn is_search_draw(&self) -> bool {
+        false
+    }
+    fn game_end(&self) -> Option<GameEnd> {
+        None
+    }
+    fn evaluate(&self) -> Score {
+        (self.h() % 401) as Score - 200
+    }
+    fn eval_terms(&self) -> Vec<EvalTerm> {
+        Vec::new()
+    }
+    fn move_to_string(&self, mv: TMove) -> String {
+        format!("m{}", mv.0)
+    }
+    fn move_outcome_to_string(&self, mv: TMove, o: u8) -> String {
+        format!("m{}o{}", mv.0, o)
+    }
+    fn parse_move(&self, _s: &str) -> Result<(TMove, u8), String> {
+        Err("not supported".into())
+    }
+    fn parse_choice(&self, s: &str) -> Result<TMove, String> {
+        s.trim_start_matches('m')
+            .parse()
+            .map(TMove)
+            .map_err(|e| e.to_string())
+    }
+    fn display(&self) -> String {
+        self.to_fen()
+    }
+}
+
+/// Plain negamax-expectimax over the whole tree, the definition the search must meet.
+fn brute<G: Game>(g: &mut G, depth: i32, ply: usize) -> Score {
+    if let Some(o) = g.immediate_result() {
+        return alphabeta::outcome_score(o, ply);
+    }
+    if depth == 0 {
+        return g.evaluate();
+    }
+    let mut list = MoveList::new();
+    g.generate_moves(&mut list);
+    let mut best = -INFINITY;
+    for &m in list.iter() {
+        let mut ch = ChanceList::default();
+        let v = if g.chance(m, &mut ch) {
+            let total = ch.total() as i64;
+            let mut sum = 0i64;
+            let mut vals = Vec::new();
+            for &(o, w) in ch.as_slice() {
+                g.make(m, o);
+                let v = -brute(g, depth - 1, ply + 1);
+                g.unmake();
+                vals.push(v);
+                sum += w as i64 * v.clamp(-alphabeta::MAX_EVAL, alphabeta::MAX_EVAL) as i64;
+            }
+            if vals.iter().all(|&v| v >= MATE_BOUND) {
+                *vals.iter().min().unwrap()
+            } else if vals.iter().all(|&v| v <= -MATE_BOUND) {
+                *vals.iter().max().unwrap()
+            } else {
+                sum.div_euclid(total) as Score
+            }
+        } else {
+            g.make(m, NO_OUTCOME);
+            let v = -brute(g, depth - 1, ply + 1);
+            g.unmake();
+            v
+        };
+        best = best.max(v);
+    }
+    best
+}
+
+fn exact_features(chance_pruning: bool) -> Features {
+    Features {
+        null_move: false,
+        lmr: false,
+        futility: false,
+        chance_pruning,
+        aspiration: true,
+    }
+}
+
+fn search_tree(seed: u64, depth: u32, features: Features) -> SearchResult {
+    let searcher = Searcher::new(4);
+    let opts = Options {
+        features,
+        ..Default::default()
+    };
+    let limits = Limits {
+        depth: Some(depth),
+        ..Default::default()
+    };
+    searcher.search(&TreeGame::new(seed), &limits, &opts, &|_| {})
+}
+
+#[test]
+fn star1_matches_brute_force_expectimax() {
+    let mut pruned_nodes = 0;
+    let mut full_nodes = 0;
+    for seed in 0..40 {
+        if TreeGame::new(seed).immediate_result().is_some() {
+            continue;
+        }
+        let depth = 5;
+        let exact = brute(&mut TreeGame::new(seed), depth as i32, 0);
+        let pruned = search_tree(seed, depth, exact_features(true));
+        let full = search_tree(seed, depth, exact_features(false));
+        assert_eq!(full.score, exact, "full-window expectimax, seed {seed}");
+        assert_eq!(pruned.score, exact, "Star1, seed {seed}");
+        pruned_nodes += pruned.nodes;
+        full_nodes += full.nodes;
+    }
+    eprintln!("Star1 {pruned_nodes} nodes, full-window expectimax {full_nodes} nodes");
+    assert!(
+        pruned_nodes < full_nodes,
+        "Star1 searched {pruned_nodes} nodes, full expectimax {full_nodes}"
+    );
+}
+
+#[test]
+fn search_reports_iterations_and_a_legal_move() {
+    let searcher = Searcher::new(1);
+    let seen = std::sync::Mutex::new(Vec::new());
+    let limits = Limits {
+        depth: Some(4),
+        ..Default::default()
+    };
+    let r = searcher.search(&TreeGame::new(7), &limits, &Options::default(), &|rep| {
+        if let Report::Iteration(i) = rep {
+            seen.lock().unwrap().push(i.depth);
+        }
+    });
+    assert_eq!(*seen.lock().unwrap(), vec![1, 2, 3, 4]);
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn stop_flag_ends_an_infinite_search() {
+    let searcher = std::sync::Arc::new(Searcher::new(1));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let h = searcher.start(
+        TreeGame::new(3),
+        Limits {
+            infinite: true,
+            ..Default::default()
+        },
+        Options::default(),
+        Box::new(|_| {}),
+        Box::new(move |r| tx.send(r).unwrap()),
+    );
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    searcher.control().stop();
+    let r = rx
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("search ended after stop");
+    h.join().unwrap();
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn score_formatting() {
+    assert_eq!(format_score(35), "cp 35");
+    assert_eq!(format_score(MATE - 1), "mate 1");
+    assert_eq!(format_score(MATE - 3), "mate 2");
+    assert_eq!(format_score(-(MATE - 2)), "mate -1");
+    assert_eq!(format_score(-(MATE - 4)), "mate -2");
+}

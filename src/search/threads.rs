@@ -1,0 +1,271 @@
+//! Iterative deepening with aspiration windows and MultiPV on each worker, and Lazy SMP:
+//! `Threads` workers search the same root over the shared transposition table; the main
+//! worker keeps time, reports, and stops the others; the reported move comes from the
+//! worker that completed the deepest iteration.
+
+use super::alphabeta::{StopRules, Worker};
+use super::ordering::MAX_PLY;
+use super::time::TimeManager;
+use super::tt::TranspositionTable;
+use super::{Bound, Control, Info, Limits, Options, Report, SearchResult};
+use crate::game::*;
+use std::sync::atomic::AtomicU64;
+
+struct WorkerResult<M> {
+    id: usize,
+    depth: u32,
+    score: Score,
+    pv: Vec<M>,
+}
+
+pub fn run<G: Game>(
+    pos: &G,
+    limits: &Limits,
+    opts: &Options,
+    tt: &TranspositionTable,
+    control: &Control,
+    report: &(dyn Fn(Report) + Sync),
+) -> SearchResult {
+    tt.new_search();
+    let mut list = MoveList::new();
+    if pos.immediate_result().is_none() {
+        pos.generate_moves(&mut list);
+    }
+    let mut root: Vec<G::Move> = list.iter().copied().collect();
+    if !limits.searchmoves.is_empty() {
+        let wanted: Vec<G::Move> = limits
+            .searchmoves
+            .iter()
+            .filter_map(|s| pos.parse_choice(s).ok())
+            .collect();
+        root.retain(|m| wanted.contains(m));
+    }
+    if root.is_empty() {
+        return SearchResult::default();
+    }
+    let stop_rules = StopRules {
+        node_limit: limits.nodes,
+        time: TimeManager::new(limits, pos.side_to_move(), opts.move_overhead_ms),
+    };
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as u32 - 8)
+        .clamp(1, MAX_PLY as u32 - 8);
+    let threads = opts.threads.clamp(1, 1024);
+    let nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let results: Vec<WorkerResult<G::Move>> = std::thread::scope(|s| {
+        let mut handles = Vec::new();
+        for id in 1..threads {
+            let root = root.clone();
+            let (stop_rules, nodes) = (&stop_rules, &nodes);
+            let h = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(32 << 20)
+                .spawn_scoped(s, move || {
+                    let mut w = Worker::new(
+                        id,
+                        pos.clone(),
+                        tt,
+                        control,
+                        opts.features,
+                        stop_rules,
+                        &nodes[id],
+                        nodes,
+                        root,
+                        report,
+                    );
+                    iterate(&mut w, max_depth, 1, limits);
+                    summary(&w)
+                });
+            match h {
+                Ok(h) => handles.push(h),
+                Err(e) => log::warn!("could not start search thread {id}: {e}"),
+            }
+        }
+        let mut main = Worker::new(
+            0,
+            pos.clone(),
+            tt,
+            control,
+            opts.features,
+            &stop_rules,
+            &nodes[0],
+            &nodes,
+            root.clone(),
+            report,
+        );
+        iterate(&mut main, max_depth, opts.multipv.max(1), limits);
+        control.stop();
+        let mut all = vec![summary(&main)];
+        for h in handles {
+            if let Ok(r) = h.join() {
+                all.push(r);
+            }
+        }
+        all
+    });
+    let total: u64 = nodes
+        .iter()
+        .map(|n| n.load(std::sync::atomic::Ordering::Relaxed))
+        .sum();
+    // The deepest completed iteration wins; among equals the main worker, then the score.
+    let best = results
+        .iter()
+        .max_by_key(|r| (r.depth, r.id == 0, r.score))
+        .expect("main worker result");
+    let strings = pv_to_strings(pos, &best.pv);
+    SearchResult {
+        best: strings
+            .first()
+            .cloned()
+            .or_else(|| Some(pos.move_to_string(root[0]))),
+        ponder: strings.get(1).cloned(),
+        score: best.score,
+        depth: best.depth,
+        nodes: total,
+    }
+}
+
+fn summary<G: Game>(w: &Worker<'_, G>) -> WorkerResult<G::Move> {
+    w.publish_nodes();
+    let rm = &w.root_moves[0];
+    WorkerResult {
+        id: w.id,
+        depth: w.completed_depth,
+        score: rm.score,
+        pv: rm.pv.clone(),
+    }
+}
+
+/// Principal variation in notation, ending after the first move with chance.
+pub fn pv_to_strings<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    let mut chances = ChanceList::default();
+    for &m in pv {
+        let mut list = MoveList::new();
+        p.generate_moves(&mut list);
+        if !list.contains(&m) {
+            break;
+        }
+        out.push(p.move_to_string(m));
+        chances.len = 0;
+        if p.chance(m, &mut chances) {
+            break;
+        }
+        p.make(m, NO_OUTCOME);
+    }
+    out
+}
+
+fn iterate<G: Game>(w: &mut Worker<'_, G>, max_depth: u32, multipv: usize, limits: &Limits) {
+    let multipv = multipv.min(w.root_moves.len()).max(1);
+    let mut depth = 1u32;
+    while depth <= max_depth {
+        // Half the helpers run one ply ahead: the threads then fill the table with
+        // different subtrees instead of repeating each other's work.
+        let d = if w.id % 2 == 1 { depth + 1 } else { depth }.min(max_depth);
+        w.root_depth = d as i32;
+        w.seldepth = 0;
+        for rm in w.root_moves.iter_mut() {
+            rm.prev_score = rm.score;
+        }
+        for pv_idx in 0..multipv {
+            let prev = w.root_moves[pv_idx].prev_score;
+            let mut delta: Score = 20;
+            let (mut alpha, mut beta) =
+                if w.features.aspiration && d >= 4 && prev.abs() < MATE_BOUND {
+                    ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+            loop {
+                let score = w.root_search(d as i32, alpha, beta, pv_idx);
+                w.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
+                if w.stopped {
+                    break;
+                }
+                if score <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INFINITY);
+                } else if score >= beta {
+                    beta = (score + delta).min(INFINITY);
+                } else {
+                    break;
+                }
+                if w.id == 0 && w.stop_rules.time.elapsed().as_millis() > 2000 {
+                    report_lines(w, d, pv_idx, pv_idx + 1);
+                }
+                delta += delta;
+                if delta > 600 {
+                    alpha = -INFINITY;
+                    beta = INFINITY;
+                }
+            }
+            w.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
+            if w.stopped {
+                break;
+            }
+        }
+        if w.stopped {
+            break;
+        }
+        w.completed_depth = d;
+        if w.id == 0 {
+            report_lines(w, d, 0, multipv);
+            if main_should_stop(w, d, limits) {
+                break;
+            }
+        }
+        depth = d + 1;
+    }
+}
+
+fn main_should_stop<G: Game>(w: &Worker<'_, G>, depth: u32, limits: &Limits) -> bool {
+    let score = w.root_moves[0].score;
+    if let Some(m) = limits.mate
+        && score >= MATE - 2 * m as Score
+    {
+        return true;
+    }
+    if limits.infinite || w.control.pondering() {
+        return false;
+    }
+    if w.stop_rules.time.past_soft() {
+        return true;
+    }
+    // A proven result within the searched depth cannot change with more depth.
+    let timed = w.stop_rules.time.soft.is_some();
+    timed && score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth
+}
+
+fn report_lines<G: Game>(w: &Worker<'_, G>, depth: u32, from: usize, to: usize) {
+    let elapsed = w.stop_rules.time.elapsed();
+    w.publish_nodes();
+    let nodes = w.total_nodes();
+    let ms = elapsed.as_millis() as u64;
+    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
+    let hashfull = w.tt.hashfull();
+    for i in from..to.min(w.root_moves.len()) {
+        let rm = &w.root_moves[i];
+        if rm.score == -INFINITY {
+            continue;
+        }
+        (w.report)(Report::Iteration(Info {
+            depth,
+            seldepth: (w.seldepth as u32).max(depth),
+            multipv: i + 1,
+            score: rm.score,
+            bound: if i == from && to == from + 1 {
+                rm.bound
+            } else {
+                Bound::Exact
+            },
+            nodes,
+            nps,
+            hashfull,
+            time_ms: ms,
+            pv: pv_to_strings(&w.pos, &rm.pv),
+        }));
+    }
+}

@@ -1,0 +1,114 @@
+//! Time management: turns `go` limits into a soft limit (do not start another iteration
+//! past it) and a hard limit (abort the iteration in progress), both net of the
+//! `Move Overhead` safety margin.
+
+use super::Limits;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    pub start: Instant,
+    /// `None`: no clock limit (depth, nodes, infinite, or pondering until `ponderhit`).
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+impl TimeManager {
+    pub fn new(limits: &Limits, side: usize, overhead_ms: u64) -> Self {
+        let start = Instant::now();
+        if limits.infinite {
+            return TimeManager {
+                start,
+                soft: None,
+                hard: None,
+            };
+        }
+        if let Some(mt) = limits.movetime {
+            let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
+            return TimeManager {
+                start,
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        let (time, inc) = if side == 0 {
+            (limits.wtime, limits.winc.unwrap_or(0))
+        } else {
+            (limits.btime, limits.binc.unwrap_or(0))
+        };
+        let Some(time) = time else {
+            return TimeManager {
+                start,
+                soft: None,
+                hard: None,
+            };
+        };
+        // Keep the overhead aside for every move still to come before the next control.
+        let mtg = limits.movestogo.unwrap_or(30).clamp(1, 50) as u64;
+        let usable = time.saturating_sub(overhead_ms * mtg.min(5)).max(1);
+        let soft = (usable / mtg + inc * 3 / 4).min(usable / 2).max(1);
+        let hard = (soft * 4).min(usable * 3 / 4).max(soft);
+        TimeManager {
+            start,
+            soft: Some(Duration::from_millis(soft)),
+            hard: Some(Duration::from_millis(hard)),
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    pub fn past_soft(&self) -> bool {
+        self.soft.is_some_and(|s| self.elapsed() >= s)
+    }
+
+    pub fn past_hard(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_second_plus_increment_leaves_a_margin() {
+        let limits = Limits {
+            wtime: Some(1000),
+            btime: Some(1000),
+            winc: Some(10),
+            binc: Some(10),
+            ..Default::default()
+        };
+        let tm = TimeManager::new(&limits, 0, 30);
+        let hard = tm.hard.unwrap().as_millis() as u64;
+        assert!(
+            hard < 1000 - 30,
+            "hard limit {hard} must stay inside the clock"
+        );
+        assert!(tm.soft.unwrap() <= tm.hard.unwrap());
+    }
+
+    #[test]
+    fn movetime_and_infinite() {
+        let tm = TimeManager::new(
+            &Limits {
+                movetime: Some(500),
+                ..Default::default()
+            },
+            1,
+            20,
+        );
+        assert_eq!(tm.hard, Some(Duration::from_millis(480)));
+        let tm = TimeManager::new(
+            &Limits {
+                infinite: true,
+                ..Default::default()
+            },
+            1,
+            20,
+        );
+        assert!(tm.hard.is_none());
+    }
+}

@@ -1,0 +1,252 @@
+//! The transposition table: shared by all search threads without locks. Each entry is two
+//! `AtomicU64`s, the key XOR-ed with the data and the data, so a torn write (two threads
+//! writing one entry at once) shows up as a key mismatch and is ignored, never as a wrong
+//! hit. Entries are grouped in 64-byte clusters of four; replacement prefers an empty
+//! slot, then the same position, then the shallowest or oldest entry.
+
+use crate::game::{MATE_BOUND, Score};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TtBound {
+    None = 0,
+    Upper = 1,
+    Lower = 2,
+    Exact = 3,
+}
+
+impl TtBound {
+    fn from_bits(b: u64) -> Self {
+        match b & 3 {
+            1 => TtBound::Upper,
+            2 => TtBound::Lower,
+            3 => TtBound::Exact,
+            _ => TtBound::None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    pub mv: u16,
+    pub score: Score,
+    pub eval: Score,
+    pub depth: i32,
+    pub bound: TtBound,
+}
+
+#[repr(C, align(64))]
+struct Cluster {
+    slots: [(AtomicU64, AtomicU64); 4],
+}
+
+pub struct TranspositionTable {
+    clusters: Vec<Cluster>,
+    age: AtomicU8,
+}
+
+// Data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6.
+fn pack(mv: u16, score: Score, eval: Score, depth: i32, bound: TtBound, age: u8) -> u64 {
+    (mv as u64)
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | (((depth.clamp(-1, 254) + 1) as u8 as u64) << 48)
+        | ((bound as u64) << 56)
+        | (((age & 63) as u64) << 58)
+}
+
+fn unpack(data: u64) -> (TtHit, u8) {
+    (
+        TtHit {
+            mv: data as u16,
+            score: (data >> 16) as u16 as i16 as Score,
+            eval: (data >> 32) as u16 as i16 as Score,
+            depth: ((data >> 48) & 0xff) as i32 - 1,
+            bound: TtBound::from_bits(data >> 56),
+        },
+        ((data >> 58) & 63) as u8,
+    )
+}
+
+/// Mate scores are stored relative to the node (distance from here), not the root.
+pub fn score_to_tt(score: Score, ply: usize) -> Score {
+    if score >= MATE_BOUND {
+        score + ply as Score
+    } else if score <= -MATE_BOUND {
+        score - ply as Score
+    } else {
+        score
+    }
+}
+
+pub fn score_from_tt(score: Score, ply: usize) -> Score {
+    if score >= MATE_BOUND {
+        score - ply as Score
+    } else if score <= -MATE_BOUND {
+        score + ply as Score
+    } else {
+        score
+    }
+}
+
+impl TranspositionTable {
+    pub fn new(mb: usize) -> Self {
+        let n = ((mb.max(1) << 20) / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters = Vec::with_capacity(n);
+        clusters.resize_with(n, || Cluster {
+            slots: Default::default(),
+        });
+        TranspositionTable {
+            clusters,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    pub fn clear(&self) {
+        for c in &self.clusters {
+            for (k, d) in &c.slots {
+                k.store(0, Ordering::Relaxed);
+                d.store(0, Ordering::Relaxed);
+            }
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// A new search begins: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.age.store(
+            (self.age.load(Ordering::Relaxed) + 1) & 63,
+            Ordering::Relaxed,
+        );
+    }
+
+    #[inline]
+    fn cluster(&self, key: u64) -> &Cluster {
+        // Multiply-shift maps the key onto the table without a modulo.
+        let idx = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
+        &self.clusters[idx]
+    }
+
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch(
+                self.cluster(key) as *const Cluster as *const i8,
+                _MM_HINT_T0,
+            );
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        let c = self.cluster(key);
+        for (k, d) in &c.slots {
+            let data = d.load(Ordering::Relaxed);
+            if k.load(Ordering::Relaxed) ^ data == key && data != 0 {
+                let (hit, _) = unpack(data);
+                if hit.bound != TtBound::None {
+                    return Some(hit);
+                }
+            }
+        }
+        None
+    }
+
+    #[inline]
+    pub fn store(&self, key: u64, mv: u16, score: Score, eval: Score, depth: i32, bound: TtBound) {
+        let c = self.cluster(key);
+        let age = self.age.load(Ordering::Relaxed);
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for (i, (k, d)) in c.slots.iter().enumerate() {
+            let data = d.load(Ordering::Relaxed);
+            if data == 0 {
+                victim = i;
+                break;
+            }
+            if k.load(Ordering::Relaxed) ^ data == key {
+                let (old, _) = unpack(data);
+                // Keep a deeper exact result of this position unless ours is exact too.
+                if bound != TtBound::Exact && old.depth > depth + 2 {
+                    return;
+                }
+                let mv = if mv == 0 { old.mv } else { mv };
+                let new = pack(mv, score, eval, depth, bound, age);
+                k.store(key ^ new, Ordering::Relaxed);
+                d.store(new, Ordering::Relaxed);
+                return;
+            }
+            let (old, old_age) = unpack(data);
+            let age_gap = (age.wrapping_sub(old_age) & 63) as i32;
+            let worth = old.depth - 8 * age_gap;
+            if worth < worst {
+                worst = worth;
+                victim = i;
+            }
+        }
+        let new = pack(mv, score, eval, depth, bound, age);
+        let (k, d) = &c.slots[victim];
+        k.store(key ^ new, Ordering::Relaxed);
+        d.store(new, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled slots written in the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
+        let sample = self.clusters.len().min(250);
+        let mut used = 0;
+        for c in &self.clusters[..sample] {
+            for (_, d) in &c.slots {
+                let data = d.load(Ordering::Relaxed);
+                if data != 0 && unpack(data).1 == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        tt.store(0xdead_beef_1234_5678, 0x1234, -321, 45, 7, TtBound::Lower);
+        let hit = tt.probe(0xdead_beef_1234_5678).expect("hit");
+        assert_eq!(
+            (hit.mv, hit.score, hit.eval, hit.depth, hit.bound),
+            (0x1234, -321, 45, 7, TtBound::Lower)
+        );
+        assert!(tt.probe(0x1111).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_node_relative() {
+        let s = MATE_BOUND + 50;
+        assert_eq!(score_from_tt(score_to_tt(s, 9), 9), s);
+        assert_eq!(score_from_tt(score_to_tt(-s, 4), 4), -s);
+        assert_eq!(score_to_tt(123, 9), 123);
+    }
+
+    #[test]
+    fn torn_entry_is_a_miss() {
+        let tt = TranspositionTable::new(1);
+        let key = 0x0123_4567_89ab_cdef;
+        tt.store(key, 1, 10, 10, 3, TtBound::Exact);
+        // Corrupt the data half as a racing writer would: the XOR check must reject it.
+        let c = tt.cluster(key);
+        for (_, d) in &c.slots {
+            if d.load(Ordering::Relaxed) != 0 {
+                d.fetch_xor(1 << 20, Ordering::Relaxed);
+            }
+        }
+        assert!(tt.probe(key).is_none());
+    }
+}
