@@ -45,12 +45,15 @@ enum Command {
     },
     /// Analyse a position and show the search's progress in readable lines.
     Analyse(tinh::protocol::analyse::AnalyseArgs),
-    /// Play a match between engines (cutechess-cli style flags; see README).
+    /// Play a match between engines (cutechess-cli style flags; `tinh match --help`).
+    // The match runner parses its own flags (key=value words) and prints its own help.
+    #[command(disable_help_flag = true)]
     Match {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Generate a balanced opening suite (see README).
+    /// Generate a balanced opening suite (`tinh genopenings --help`).
+    #[command(disable_help_flag = true)]
     Genopenings {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
@@ -81,8 +84,12 @@ fn main() -> ExitCode {
         ),
         Some(Command::Bench { depth }) => tinh::search::bench::run(depth),
         Some(Command::Analyse(args)) => tinh::protocol::analyse::run(cli.variant, args),
-        Some(Command::Match { args }) => tinh::arena::run_match_cli(&args),
-        Some(Command::Genopenings { args }) => tinh::arena::genopenings_cli(&args),
+        Some(Command::Match { args }) => {
+            tinh::arena::run_match_cli(&with_variant(args, cli.variant))
+        }
+        Some(Command::Genopenings { args }) => {
+            tinh::arena::genopenings_cli(&with_variant(args, cli.variant))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -91,6 +98,15 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// clap takes a leading `--variant V` of `match`/`genopenings` as the global flag before
+/// the raw arguments start: hand it back to the subcommand, which parses its own flags.
+fn with_variant(mut args: Vec<String>, variant: Variant) -> Vec<String> {
+    if !args.iter().any(|a| a == "--variant" || a == "-variant") {
+        args.splice(0..0, ["--variant".to_string(), variant.name().to_string()]);
+    }
+    args
 }
 
 fn run_perft(

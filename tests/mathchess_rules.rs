@@ -16,8 +16,8 @@ fn fen_of(pieces: &[(&str, char, u8)], side: char) -> String {
     let mut s = String::new();
     for r in (0..11).rev() {
         let mut gap = 0;
-        for f in 0..9 {
-            match grid[r][f] {
+        for cell in grid[r] {
+            match cell {
                 None => gap += 1,
                 Some((c, n)) => {
                     if gap > 0 {
@@ -689,6 +689,7 @@ fn move_notation_and_parse_errors() {
     assert!(!b.chance(m, &mut ChanceList::default()));
     assert!(!m.is_null());
     assert!(Move::default().is_null());
+    assert!(!b.is_capture(Move::default()) && !b.is_noisy(Move::default()));
     let r = Board::from_fen("r9r8r7r6r5r4r3r2r1/4r04/9/9/9/9/9/9/9/4b04/b1b2b3b4b5b6b7b8b9 r 1")
         .unwrap();
     let m = r.parse_choice("e10e11").unwrap_err();

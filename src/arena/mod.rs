@@ -1,10 +1,29 @@
-//! The match runner: engine processes, openings, referee, adjudication, Elo/SPRT, PGN.
-//! (Skeleton: being written.)
+//! The match runner (`tinh match`): engine processes, openings, the referee, adjudication,
+//! Elo/SPRT statistics and PGN; and `tinh genopenings`, which builds the opening suites.
+//!
+//! Layout: `args` (command line), `engine` (one process), `referee` (one game),
+//! `tournament` (scheduling, workers, output), `stats`, `pgn`, `openings`.
 
-pub fn run_match_cli(_args: &[String]) -> Result<(), String> {
-    Err("match is not written yet".into())
+pub mod args;
+pub mod engine;
+pub mod openings;
+pub mod pgn;
+pub mod referee;
+pub mod stats;
+pub mod tournament;
+
+/// `tinh match ARGS...` (see `args::HELP`).
+pub fn run_match_cli(args: &[String]) -> Result<(), String> {
+    match args::parse(args)? {
+        None => {
+            print!("{}", args::HELP);
+            Ok(())
+        }
+        Some(cfg) => tournament::run(&cfg).map(|_| ()),
+    }
 }
 
-pub fn genopenings_cli(_args: &[String]) -> Result<(), String> {
-    Err("genopenings is not written yet".into())
+/// `tinh genopenings ARGS...` (see `openings::GEN_HELP`).
+pub fn genopenings_cli(args: &[String]) -> Result<(), String> {
+    openings::genopenings(args)
 }

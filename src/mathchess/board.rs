@@ -1,6 +1,9 @@
 //! The Math Chess position: bitboards, mailbox, per-number squares and line words, kept
 //! in step by `make`/`unmake`; FEN parse/print; Zobrist keys; repetition bookkeeping.
 
+// Pieces are indexed by their number and squares by index: index loops read best.
+#![allow(clippy::needless_range_loop)]
+
 use super::Move;
 use super::geometry::*;
 use std::fmt::Write as _;
@@ -50,6 +53,9 @@ pub struct Board {
     pub(crate) lines: [u16; NLINES],
     /// Occupancy of every line per side, without sentinels.
     pub(crate) side_lines: [[u16; NLINES]; 2],
+    /// The numbers along every line, 4 bits per line-word bit (0 where empty or a 0
+    /// stands: read only where an occupancy word says a piece is).
+    pub(crate) line_nums: [u64; NLINES],
     /// Sum of the numbers each side still has on the board.
     pub(crate) material: [u32; 2],
     pub(crate) side: usize,
@@ -78,6 +84,7 @@ impl PartialEq for Board {
             && self.sq == o.sq
             && self.lines == o.lines
             && self.side_lines == o.side_lines
+            && self.line_nums == o.line_nums
             && self.material == o.material
             && self.side == o.side
             && self.key == o.key
@@ -110,6 +117,7 @@ impl Board {
             sq: [[NONE; 10]; 2],
             lines,
             side_lines: [[0; NLINES]; 2],
+            line_nums: [0; NLINES],
             material: [0; 2],
             side: BLUE,
             key: 0,
@@ -134,7 +142,7 @@ impl Board {
         self.mailbox[s] = piece_code(side, num);
         self.by_side[side] |= 1u128 << s;
         self.sq[side][num] = s as u8;
-        self.toggle_lines(side, s);
+        self.toggle_lines(side, num, s);
         self.material[side] += num as u32;
         self.key ^= ZOBRIST.piece[side][num][s];
     }
@@ -146,19 +154,20 @@ impl Board {
         self.mailbox[s] = EMPTY;
         self.by_side[side] ^= 1u128 << s;
         self.sq[side][num] = NONE;
-        self.toggle_lines(side, s);
+        self.toggle_lines(side, num, s);
         self.material[side] -= num as u32;
         self.key ^= ZOBRIST.piece[side][num][s];
     }
 
     #[inline(always)]
-    fn toggle_lines(&mut self, side: usize, s: usize) {
+    fn toggle_lines(&mut self, side: usize, num: usize, s: usize) {
         let l = &SQ_LINES[s];
         for t in 0..4 {
             let id = l.id[t] as usize;
             let b = 1u16 << l.bit[t];
             self.lines[id] ^= b;
             self.side_lines[side][id] ^= b;
+            self.line_nums[id] ^= (num as u64) << (4 * l.bit[t]);
         }
     }
 
@@ -358,7 +367,10 @@ impl Board {
         if fresh.sq != self.sq {
             return Err("piece squares disagree with the mailbox".into());
         }
-        if fresh.lines != self.lines || fresh.side_lines != self.side_lines {
+        if fresh.lines != self.lines
+            || fresh.side_lines != self.side_lines
+            || fresh.line_nums != self.line_nums
+        {
             return Err("line words disagree with the mailbox".into());
         }
         if fresh.material != self.material {

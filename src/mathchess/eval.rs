@@ -6,6 +6,9 @@
 //! mobility, pairs, arithmetic threats on the enemy 0 and on one's own 0, pieces en prise,
 //! and captured points when the point target is on. All weights live in `WEIGHTS`.
 
+// Pieces are indexed by their number and squares by index: index loops read best.
+#![allow(clippy::needless_range_loop)]
+
 use super::board::*;
 use super::geometry::*;
 use crate::game::{EvalTerm, Score};

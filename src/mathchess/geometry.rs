@@ -4,6 +4,9 @@
 //! built by `const fn` at compile time, so they cost nothing at run time and are identical
 //! on every machine.
 
+// Pieces are indexed by their number and squares by index: index loops read best.
+#![allow(clippy::needless_range_loop)]
+
 /// Files a..i.
 pub const FILES: usize = 9;
 /// Ranks 1..11.
@@ -150,23 +153,6 @@ pub const LINE_SENTINEL: [u16; NLINES] = {
     w
 };
 
-/// The square at each bit of each line word (bits 1..=len; 0 and len+1 are sentinels).
-pub const LINE_SQ: [[u8; 16]; NLINES] = {
-    let mut t = [[NONE; 16]; NLINES];
-    let mut s = 0;
-    while s < NSQ {
-        if file_of(s) < FILES {
-            let mut lt = 0;
-            while lt < 4 {
-                t[SQ_LINES[s].id[lt] as usize][SQ_LINES[s].bit[lt] as usize] = s as u8;
-                lt += 1;
-            }
-        }
-        s += 1;
-    }
-    t
-};
-
 /// Bitboard of the squares strictly beyond `sq` in direction `d`, up to the edge.
 pub const RAYS: [[u128; 8]; NSQ] = {
     let mut t = [[0u128; 8]; NSQ];
@@ -227,13 +213,15 @@ pub const fn capture_distances(a: u32, b: u32) -> u16 {
     if prod > 0 {
         set |= 1 << prod;
     }
-    if b != 0 {
-        if a / b > 0 {
-            set |= 1 << (a / b);
-        }
-        if a % b > 0 {
-            set |= 1 << (a % b);
-        }
+    if let Some(q) = a.checked_div(b)
+        && q > 0
+    {
+        set |= 1 << q;
+    }
+    if let Some(r) = a.checked_rem(b)
+        && r > 0
+    {
+        set |= 1 << r;
     }
     set
 }

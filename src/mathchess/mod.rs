@@ -1,6 +1,13 @@
 //! Math Chess (Cờ Toán): the rules of ../shared/rules/mathchess.md on a 9x11 board held
 //! as u128 bitboards plus line words; move generation, bulk perft, FEN, Zobrist keys,
 //! the game's ends, and (in `eval`) the static evaluation, all behind `game::Game`.
+//!
+//! Notation decisions: moves are `<from><to>` (`c1c4`, `e10e11`; a capture names the
+//! target's square). FEN printing includes the full-move number exactly when the FEN the
+//! board was set up from had one (the start position has it), so every accepted FEN
+//! prints back unchanged; the number still advances after each Red move. Missing pieces
+//! are allowed (they count as captured); a position without one of the 0s is over.
+//! Rule options: the point target (`Board::set_point_target`, 0 = off).
 
 pub mod board;
 pub mod eval;
@@ -11,6 +18,16 @@ pub use board::{BLUE, Board, EMPTY, RED, START_FEN, code_num, code_side, piece_c
 
 use crate::game::*;
 use geometry::*;
+
+/// Positions for a move-generation speed benchmark (perft nodes per second): the start
+/// and four middlegames from seeded random games (with captures available in some).
+pub const PERFT_BENCH: [&str; 5] = [
+    START_FEN,
+    "r91r72r4r3r2r1/4r0r53/3r85/9/9/9/b48/r65b72/1b26b6/4b04/b11b31b52b8b9 b 7",
+    "5r4r3r2r1/4r04/1b87/r53r84/9/6r62/3r75/2b96/9/1b12b0b73/b31b2b4b5b63 b 13",
+    "3b43r2r1/4r04/2r52r4r32/4r74/9/1r85r91/8b7/7b61/4b94/2b2b5b04/b11b34b81 b 21",
+    "5r81r21/2r71r01r12/7r51/6b6b51/9/r48/2r36/3b31b13/r9b21b91b73/3b4b04/b88 b 31",
+];
 
 /// A move: bits 0..7 the from-square, bits 7..14 the to-square (indices of
 /// `geometry::square`). A capture names the attacker's square and the target's square.
@@ -153,7 +170,8 @@ impl Game for Board {
     }
     #[inline]
     fn is_capture(&self, mv: Move) -> bool {
-        self.mailbox[mv.to()] != EMPTY
+        // The null move's "to" (a1) may hold a piece: it is still no capture.
+        !mv.is_null_move() && self.mailbox[mv.to()] != EMPTY
     }
     #[inline]
     fn is_noisy(&self, mv: Move) -> bool {

@@ -5,8 +5,17 @@
 //! each word carries sentinel bits past both ends of its line. A capture is the same
 //! lookup taken from the support: only the first piece beyond the support can be the
 //! target (everything in between must be empty), so each attacker has at most one
-//! capture per direction. Math Chess has no check, so every generated move is legal and
-//! the last ply of perft counts moves without listing them.
+//! capture per direction. Math Chess has no check, so every generated move is legal:
+//! perft never plays its last two plies. At a node two plies from the leaves, the
+//! opponent's move count is split by line (moves and captures along a line depend on
+//! that line's contents only); each move of the side to move changes at most 7 lines, so
+//! each child's count is the parent's count corrected on those lines (see
+//! `ChildCounter`). The perft entry is compiled twice, once with BMI/LZCNT/POPCNT
+//! enabled and chosen at run time when the CPU has them (the crate targets baseline
+//! x86-64, where trailing/leading-zero counts are slower).
+
+// Pieces are indexed by their number and squares by index: index loops read best.
+#![allow(clippy::needless_range_loop)]
 
 use super::Move;
 use super::board::*;
@@ -173,14 +182,13 @@ impl Board {
 /// captures along a line depend on that line's contents only, so a move's effect on the
 /// opponent's move count is confined to the (at most 7) lines through its two squares.
 #[inline(always)]
-fn line_moves(mailbox: &[u8; NSQ], id: usize, occ: u32, mine: u32, theirs: u32) -> u32 {
-    let sqs = &LINE_SQ[id];
+fn line_moves(nums: u64, occ: u32, mine: u32, theirs: u32) -> u32 {
     let mut c = 0;
     let mut m = mine;
     while m != 0 {
         let p = m.trailing_zeros();
         m &= m - 1;
-        let a = code_num(mailbox[sqs[p as usize] as usize]);
+        let a = (nums >> (4 * p)) as usize & 15;
         if a == 0 {
             continue;
         }
@@ -190,14 +198,14 @@ fn line_moves(mailbox: &[u8; NSQ], id: usize, occ: u32, mine: u32, theirs: u32) 
         if up == 0 && (mine >> (p + 1)) & 1 != 0 {
             let k = (occ >> (p + 2)).trailing_zeros() + 1;
             if (theirs >> (p + 1 + k)) & 1 != 0 {
-                let b = code_num(mailbox[sqs[p as usize + 1] as usize]);
+                let b = (nums >> (4 * p + 4)) as usize & 15;
                 c += (CAPTURE_DIST[a][b] >> k) as u32 & 1;
             }
         }
         if down == 0 && (mine >> (p - 1)) & 1 != 0 {
             let k = (occ << (33 - p)).leading_zeros() + 1;
             if (theirs >> (p - 1 - k)) & 1 != 0 {
-                let b = code_num(mailbox[sqs[p as usize - 1] as usize]);
+                let b = (nums >> (4 * p - 4)) as usize & 15;
                 c += (CAPTURE_DIST[a][b] >> k) as u32 & 1;
             }
         }
@@ -220,17 +228,20 @@ struct ChildCounter<'a> {
     /// when it leaves.
     leave: [i32; 4],
     /// Change of the opponent's count on line type t through square q when a piece of
-    /// the side to move arrives there (`arrive_known[t]` bit q says it is computed).
+    /// the side to move arrives there (`UNKNOWN` until first used).
     arrive: [[i32; 128]; 4],
-    arrive_known: [u128; 4],
     nodes: u64,
 }
+
+/// An arrival change not computed yet (real changes are small).
+const UNKNOWN: i32 = i32::MIN;
 
 impl ChildCounter<'_> {
     #[inline(always)]
     fn arrival(&mut self, to: usize, t: usize) -> i32 {
-        if self.arrive_known[t] >> to & 1 != 0 {
-            return self.arrive[t][to & 127];
+        let known = self.arrive[t][to & 127];
+        if known != UNKNOWN {
+            return known;
         }
         let b = self.b;
         let us = b.side;
@@ -243,10 +254,9 @@ impl ChildCounter<'_> {
             let bt = 1u32 << l.bit[t];
             let occ = b.lines[id] as u32 | bt;
             let ours = b.side_lines[us][id] as u32 | bt;
-            line_moves(&b.mailbox, id, occ, mine & !bt, ours) as i32 - self.base[id & 63]
+            line_moves(b.line_nums[id], occ, mine & !bt, ours) as i32 - self.base[id & 63]
         };
         self.arrive[t][to & 127] = d;
-        self.arrive_known[t] |= 1u128 << to;
         d
     }
 
@@ -277,7 +287,7 @@ impl ChildCounter<'_> {
         if mine != 0 {
             let occ = (b.lines[id] as u32 ^ bf) | bt;
             let ours = (b.side_lines[us][id] as u32 ^ bf) | bt;
-            n += line_moves(&b.mailbox, id, occ, mine & !bt, ours) as i32 - self.base[id & 63];
+            n += line_moves(b.line_nums[id], occ, mine & !bt, ours) as i32 - self.base[id & 63];
         }
         for u in 0..4 {
             if u != t {
@@ -304,7 +314,7 @@ impl Sink for ChildCounter<'_> {
                 let bf = 1u32 << l.bit[t];
                 let occ = b.lines[id] as u32 ^ bf;
                 let ours = b.side_lines[us][id] as u32 ^ bf;
-                line_moves(&b.mailbox, id, occ, mine, ours) as i32 - self.base[id & 63]
+                line_moves(b.line_nums[id], occ, mine, ours) as i32 - self.base[id & 63]
             };
             self.leave[t] = d;
             sum += d;
@@ -340,16 +350,14 @@ impl Board {
             base: [0; 64],
             total: 0,
             leave: [0; 4],
-            arrive: [[0; 128]; 4],
-            arrive_known: [0; 4],
+            arrive: [[UNKNOWN; 128]; 4],
             nodes: 0,
         };
         for id in 0..NLINES {
             let mine = self.side_lines[them][id] as u32;
             if mine != 0 {
                 let c = line_moves(
-                    &self.mailbox,
-                    id,
+                    self.line_nums[id],
                     self.lines[id] as u32,
                     mine,
                     self.side_lines[them ^ 1][id] as u32,

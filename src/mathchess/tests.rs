@@ -1,5 +1,8 @@
 //! Unit tests of the generator, the bulk counts and make/unmake on random positions.
 
+// Pieces are indexed by their number and squares by index: index loops read best.
+#![allow(clippy::needless_range_loop)]
+
 use super::*;
 use crate::game::{Game, MoveList, perft_generic};
 
@@ -256,4 +259,13 @@ fn generator_agrees_with_the_rules_text() {
     }
     // The sample must exercise captures, not just slides.
     assert!(captures > 300, "only {captures} captures in the sample");
+}
+
+#[test]
+fn bench_positions_parse_and_count_alike() {
+    for fen in PERFT_BENCH {
+        let mut b = Board::from_fen(fen).unwrap();
+        assert_eq!(b.fen(), *fen);
+        assert_eq!(b.perft(3), perft_generic(&mut b, 3), "{fen}");
+    }
 }

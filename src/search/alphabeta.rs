@@ -9,9 +9,20 @@ use super::{Control, Features};
 use crate::game::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Largest score a chance node averages: a won or lost outcome counts as this much, so a
-/// mean of a mate and anything else stays an evaluation, never a fake mate.
-pub const MAX_EVAL: Score = MATE_BOUND - 1;
+/// Largest score a chance node averages: an outcome worth more (a win, or a crushing
+/// evaluation) counts as this much, so a mean of a mate and anything else stays an
+/// evaluation, never a fake mate; and Star1's bounds on unsearched outcomes stay tight.
+pub const CHANCE_BOUND: Score = 2_000;
+
+fn bound_of(v: Score, alpha: Score, beta: Score) -> TtBound {
+    if v <= alpha {
+        TtBound::Upper
+    } else if v >= beta {
+        TtBound::Lower
+    } else {
+        TtBound::Exact
+    }
+}
 
 pub fn outcome_score(o: Outcome, ply: usize) -> Score {
     match o {
@@ -316,12 +327,16 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
-    /// Expectimax over the outcomes of `mv`, weights = chance counts. With pruning on this
-    /// is Star1: each outcome is searched with the window that could still move the mean
-    /// across (alpha, beta), assuming the unsearched outcomes score ±MAX_EVAL, and the node
-    /// cuts off as soon as the mean is decided. Mates stay exact: if every outcome wins (or
-    /// loses) the node is that mate (the slowest win / the longest loss); otherwise a mate
-    /// counts as ±MAX_EVAL in the mean.
+    /// Expectimax over the outcomes of `mv`, weights = chance counts.
+    ///
+    /// The value is the weighted mean of the outcomes' values clamped to ±CHANCE_BOUND
+    /// (a won or lost outcome counts as ±CHANCE_BOUND), except that when every outcome
+    /// wins (loses) the node is that result: the slowest win (longest loss), so forced
+    /// mates stay exact. Because clamped values live in [-B, B], each outcome is searched
+    /// with a window inside [-B-1, B+1] (a value beyond it clamps exactly), and with
+    /// pruning on the window is Star1's: only what could still move the mean across
+    /// (alpha, beta), assuming unsearched outcomes at ±B; the node cuts off as soon as
+    /// the mean is decided.
     #[allow(clippy::too_many_arguments)]
     fn chance_value(
         &mut self,
@@ -344,92 +359,228 @@ impl<'a, G: Game> Worker<'a, G> {
                 _ => {}
             }
         }
-        let total = chances.total() as i64;
-        let star1 = self.features.chance_pruning && alpha > -MAX_EVAL && beta < MAX_EVAL;
         let mut outcomes = *chances;
         // Likely outcomes first: they move the mean most, so cutoffs come sooner.
         outcomes.outcomes[..outcomes.len].sort_by_key(|o| std::cmp::Reverse(o.1));
-        let (a64, b64, me) = (alpha as i64, beta as i64, MAX_EVAL as i64);
-        let mut sum: i64 = 0;
-        let mut rest = total;
-        let (mut all_win, mut all_loss) = (true, true);
-        let (mut min_v, mut max_v) = (INFINITY, -INFINITY);
-        let mut result: Option<(Score, TtBound)> = None;
-        for &(o, w) in outcomes.as_slice() {
-            let w = w as i64;
-            rest -= w;
-            let (ai, bi) = if star1 {
-                let a = (total * a64 - sum - me * rest).div_euclid(w);
-                let b = -((-(total * b64 - sum + me * rest)).div_euclid(w));
-                (a, b)
+        let (value, bound) = if alpha >= CHANCE_BOUND || beta <= -CHANCE_BOUND {
+            self.chance_decisive(mv, &outcomes, depth, alpha, beta, ply)
+        } else {
+            self.chance_mean(mv, &outcomes, depth, alpha, beta, ply)
+        };
+        if self.stopped {
+            return 0;
+        }
+        // A chance node has no single continuation to show.
+        self.pv_len[ply + 1] = ply + 1;
+        self.tt
+            .store(ckey, 0, score_to_tt(value, ply + 1), 0, depth, bound);
+        value
+    }
+
+    /// The chance node when (alpha, beta) lies inside the clamped range somewhere.
+    ///
+    /// With pruning on, each outcome j carries bounds [lo_j, hi_j] on its clamped value,
+    /// ±B at first. At a null-window node a probe pass first asks of every outcome only
+    /// "above alpha?" with a null window (cheap, and the answers tighten the bounds); the
+    /// node is decided as soon as the mean of the upper bounds is <= alpha or the mean of
+    /// the lower bounds is >= beta. What is left is Star1 with those bounds in place of
+    /// ±B: each outcome is searched with the window that could still move the mean across
+    /// (alpha, beta). With pruning off every outcome gets the window [-B-1, B+1].
+    fn chance_mean(
+        &mut self,
+        mv: G::Move,
+        outcomes: &ChanceList,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> (Score, TtBound) {
+        let cb = CHANCE_BOUND as i64;
+        let n = outcomes.len;
+        let total = outcomes.total() as i64;
+        let star = self.features.chance_pruning;
+        let (a, b) = ((alpha as i64).max(-cb - 1), (beta as i64).min(cb + 1));
+        let w: [i64; 8] = std::array::from_fn(|k| {
+            if k < n {
+                outcomes.outcomes[k].1 as i64
             } else {
-                (-(INFINITY as i64), INFINITY as i64)
+                0
+            }
+        });
+        let mut lo = [-cb; 8];
+        let mut hi = [cb; 8];
+        // Weighted sums of the bounds; the mean is decided once one crosses the window.
+        let mut sum_lo: i64 = -cb * total;
+        let mut sum_hi: i64 = cb * total;
+        if star && b - a == 1 {
+            for k in 0..n {
+                let o = outcomes.outcomes[k].0;
+                self.pos.make(mv, o);
+                let v = -self.search(
+                    depth,
+                    -(a as Score + 1),
+                    -(a as Score),
+                    ply + 1,
+                    false,
+                    false,
+                ) as i64;
+                self.pos.unmake();
+                if self.stopped {
+                    return (0, TtBound::None);
+                }
+                if v > a {
+                    let l = v.min(cb);
+                    sum_lo += w[k] * (l - lo[k]);
+                    lo[k] = l;
+                } else {
+                    let h = v.max(-cb);
+                    sum_hi += w[k] * (h - hi[k]);
+                    hi[k] = h;
+                }
+                if sum_hi <= total * a {
+                    return (sum_hi.div_euclid(total) as Score, TtBound::Upper);
+                }
+                if sum_lo >= total * b {
+                    return (sum_lo.div_euclid(total) as Score, TtBound::Lower);
+                }
+            }
+        }
+        let (mut all_high, mut all_low) = (true, true);
+        for k in 0..n {
+            let o = outcomes.outcomes[k].0;
+            // Bounds of the others: exact for those done, [lo, hi] for those to come.
+            let others_hi = sum_hi - w[k] * hi[k];
+            let others_lo = sum_lo - w[k] * lo[k];
+            let (ai, bi) = if star {
+                (
+                    (total * a - others_hi).div_euclid(w[k]),
+                    -((-(total * b - others_lo)).div_euclid(w[k])),
+                )
+            } else {
+                (-cb - 1, cb + 1)
             };
-            if ai >= me {
-                result = Some((
-                    ((sum + me * (w + rest)).div_euclid(total)) as Score,
+            if ai >= hi[k] {
+                return (
+                    (others_hi + w[k] * hi[k]).div_euclid(total) as Score,
                     TtBound::Upper,
-                ));
-                break;
+                );
             }
-            if bi <= -me {
-                result = Some((
-                    ((sum - me * (w + rest)).div_euclid(total)) as Score,
+            if bi <= lo[k] {
+                return (
+                    (others_lo + w[k] * lo[k]).div_euclid(total) as Score,
                     TtBound::Lower,
-                ));
-                break;
+                );
             }
-            let ai = ai.max(-(INFINITY as i64)) as Score;
-            let bi = bi.min(INFINITY as i64) as Score;
+            let ai = ai.max(lo[k] - 1).max(-cb - 1) as Score;
+            let bi = bi.min(hi[k] + 1).min(cb + 1) as Score;
             self.pos.make(mv, o);
             let v = -self.search(depth, -bi, -ai, ply + 1, bi - ai > 1, false);
             self.pos.unmake();
             if self.stopped {
-                return 0;
+                return (0, TtBound::None);
             }
-            let cv = v.clamp(-MAX_EVAL, MAX_EVAL) as i64;
-            if star1 && v >= bi {
-                let lb = (sum + w * cv - me * rest).div_euclid(total);
-                if lb >= b64 {
-                    result = Some((lb as Score, TtBound::Lower));
-                    break;
-                }
+            all_high &= v > CHANCE_BOUND;
+            all_low &= v < -CHANCE_BOUND;
+            let cv = v.clamp(-CHANCE_BOUND, CHANCE_BOUND) as i64;
+            // Inside (ai, bi) the value is exact; at or beyond an edge it is a bound that
+            // decides the mean, unless the edge is ±B+1, where the clamp makes it exact.
+            let (l, h) = if v <= ai && ai > -CHANCE_BOUND - 1 {
+                (lo[k], cv)
+            } else if v >= bi && bi < CHANCE_BOUND + 1 {
+                (cv, hi[k])
+            } else {
+                (cv, cv)
+            };
+            sum_lo += w[k] * (l - lo[k]);
+            sum_hi += w[k] * (h - hi[k]);
+            lo[k] = l;
+            hi[k] = h;
+            if sum_hi <= total * a {
+                return (sum_hi.div_euclid(total) as Score, TtBound::Upper);
             }
-            if star1 && v <= ai {
-                let ub = (sum + w * cv + me * rest).div_euclid(total);
-                if ub <= a64 {
-                    result = Some((ub as Score, TtBound::Upper));
-                    break;
-                }
+            if sum_lo >= total * b {
+                return (sum_lo.div_euclid(total) as Score, TtBound::Lower);
             }
-            sum += w * cv;
+        }
+        if all_high || all_low {
+            // Every outcome is beyond the range: maybe all won (lost). Resolve exactly;
+            // if not all decided, the mean is exactly ±B, which the resolver returns as
+            // its window edge.
+            let (l, h) = if all_high {
+                (CHANCE_BOUND, INFINITY)
+            } else {
+                (-INFINITY, -CHANCE_BOUND)
+            };
+            let (v, _) = self.chance_decisive(mv, outcomes, depth, l, h, ply);
+            return (v, bound_of(v, alpha, beta));
+        }
+        // Every outcome is exact here (a bound crossing the window returned above).
+        let v = sum_lo.div_euclid(total) as Score;
+        (v, bound_of(v, alpha, beta))
+    }
+
+    /// The chance node when the window lies beyond the clamped range (alpha >= B or
+    /// beta <= -B): only "every outcome wins" (or loses) can put the value there.
+    fn chance_decisive(
+        &mut self,
+        mv: G::Move,
+        outcomes: &ChanceList,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> (Score, TtBound) {
+        let (mut lo, mut hi) = (INFINITY, -INFINITY);
+        let (mut all_win, mut all_loss) = (true, true);
+        for &(o, _) in outcomes.as_slice() {
+            self.pos.make(mv, o);
+            let v = -self.search(depth, -beta, -alpha, ply + 1, beta - alpha > 1, false);
+            self.pos.unmake();
+            if self.stopped {
+                return (0, TtBound::None);
+            }
+            lo = lo.min(v);
+            hi = hi.max(v);
             all_win &= v >= MATE_BOUND;
             all_loss &= v <= -MATE_BOUND;
-            min_v = min_v.min(v);
-            max_v = max_v.max(v);
+            if alpha >= CHANCE_BOUND && !all_win {
+                // Not every outcome wins: the value is the clamped mean, at most B <= alpha.
+                return (alpha, TtBound::Upper);
+            }
+            if beta <= -CHANCE_BOUND && !all_loss {
+                return (beta, TtBound::Lower);
+            }
         }
-        // A chance node has no single continuation to show.
-        self.pv_len[ply + 1] = ply + 1;
-        let (value, bound) = result.unwrap_or_else(|| {
-            let v = if all_win {
-                min_v
-            } else if all_loss {
-                max_v
-            } else {
-                sum.div_euclid(total) as Score
+        // Every outcome won (lost) within the window's view: the slowest win (longest
+        // loss); a bound when some outcome only failed high (low).
+        let v = if all_win {
+            lo
+        } else if all_loss {
+            hi
+        } else {
+            lo.clamp(-CHANCE_BOUND, CHANCE_BOUND)
+        };
+        (v, bound_of(v, alpha, beta))
+    }
+
+    /// A chance move inside quiescence: the weighted mean of the static evaluations after
+    /// each outcome. Expanding reveals recursively here multiplies the capture tree by the
+    /// pool size at every capture (a revealing capture is answered by further revealing
+    /// captures), which explodes; the full search expands them exactly instead.
+    fn chance_static(&mut self, mv: G::Move, chances: &ChanceList, ply: usize) -> Score {
+        let total = chances.total() as i64;
+        let mut sum = 0i64;
+        for &(o, w) in chances.as_slice() {
+            self.pos.make(mv, o);
+            self.nodes += 1;
+            let v = match self.pos.immediate_result() {
+                Some(r) => -outcome_score(r, ply + 1),
+                None => -self.pos.evaluate(),
             };
-            let b = if v <= alpha {
-                TtBound::Upper
-            } else if v >= beta {
-                TtBound::Lower
-            } else {
-                TtBound::Exact
-            };
-            (v, b)
-        });
-        self.tt
-            .store(ckey, 0, score_to_tt(value, ply + 1), 0, depth, bound);
-        value
+            self.pos.unmake();
+            sum += w as i64 * v.clamp(-CHANCE_BOUND, CHANCE_BOUND) as i64;
+        }
+        sum.div_euclid(total.max(1)) as Score
     }
 
     /// Negamax alpha-beta with principal-variation search. Scores are from the side to
@@ -508,6 +659,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.features.futility
                 && depth <= 6
                 && static_eval.abs() < MATE_BOUND
+                && beta.abs() < MATE_BOUND
                 && static_eval - 80 * (depth - improving as i32) >= beta
             {
                 return static_eval;
@@ -551,7 +703,9 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut chances = ChanceList::default();
         while let Some(mv) = picker.pick() {
             let noisy = self.pos.is_noisy(mv);
-            if searched > 0 && !in_check && best > -MATE_BOUND && !noisy {
+            // Not while a mate is the bar to beat: a shorter mate may hide in the tail.
+            if searched > 0 && !in_check && best > -MATE_BOUND && alpha.abs() < MATE_BOUND && !noisy
+            {
                 // Futility: a quiet move cannot lift a hopeless eval this close to the leaves.
                 if self.features.futility && depth <= 5 && static_eval + 120 + 100 * depth <= alpha
                 {
@@ -768,7 +922,7 @@ impl<'a, G: Game> Worker<'a, G> {
         while let Some(mv) = picker.pick() {
             chances.len = 0;
             let score = if self.pos.chance(mv, &mut chances) {
-                self.chance_value(mv, &chances, 0, alpha, beta, ply)
+                self.chance_static(mv, &chances, ply)
             } else {
                 self.pos.make(mv, NO_OUTCOME);
                 let s = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);

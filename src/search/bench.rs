@@ -12,17 +12,17 @@ pub const DEFAULT_DEPTH: u32 = 9;
 /// (variant, FEN or "startpos", moves played from it, depth offset from the bench depth).
 const POSITIONS: &[(Variant, &str, &str, i32)] = &[
     (Variant::MathChess, "startpos", "", 0),
-    (Variant::MathChess, "startpos", "e1e3 e11e9 c1c3 c11c9", 0),
+    (Variant::MathChess, "startpos", "d1d4 f11f8 c1c4 d11d8", 0),
     (
         Variant::MathChess,
         "startpos",
-        "g1g5 g11g7 d1d4 f11f8 c1c4",
+        "g1g5 g11g8 d1d4 f11f8 c1c4",
         0,
     ),
     (
         Variant::MathChess,
         "startpos",
-        "e1e4 e11e8 f1f5 d11d7 e2e3",
+        "f1f6 d11d6 h1h4 b11b5 i1e5",
         0,
     ),
     (Variant::Chess, "startpos", "", 0),
@@ -44,18 +44,18 @@ const POSITIONS: &[(Variant, &str, &str, i32)] = &[
         "",
         0,
     ),
-    (Variant::RevealChess, "startpos", "", -2),
+    (Variant::RevealChess, "startpos", "", -5),
     (
         Variant::RevealChess,
         "startpos",
         "e2e4P e7e5P g1f3N b8c6N",
-        -2,
+        -5,
     ),
     (
         Variant::RevealChess,
         "startpos",
         "d2d4Q d7d5P c1f4B g8f6R",
-        -2,
+        -5,
     ),
 ];
 

@@ -177,7 +177,7 @@ fn brute<G: Game>(g: &mut G, depth: i32, ply: usize) -> Score {
                 let v = -brute(g, depth - 1, ply + 1);
                 g.unmake();
                 vals.push(v);
-                sum += w as i64 * v.clamp(-alphabeta::MAX_EVAL, alphabeta::MAX_EVAL) as i64;
+                sum += w as i64 * v.clamp(-alphabeta::CHANCE_BOUND, alphabeta::CHANCE_BOUND) as i64;
             }
             if vals.iter().all(|&v| v >= MATE_BOUND) {
                 *vals.iter().min().unwrap()

@@ -1,0 +1,661 @@
+//! `tinh match` command line: cutechess-cli / fastchess style flags, parsed by hand from the
+//! raw arguments (values are `key=value` words, which clap cannot express), into a
+//! `MatchConfig`. `HELP` documents every flag.
+
+use super::stats::Sprt;
+use crate::variant::Variant;
+
+pub const HELP: &str = "\
+tinh match: play games between engines that speak Tinh's protocol (cutechess-cli style).
+
+Flags may be written with one or two dashes (-games / --games).
+
+  --engine cmd=PATH [name=NAME] [arg=ARG ...] [dir=DIR] [option.NAME=VALUE ...]
+           [tc=TC] [nodes=N] [depth=N] [st=SECONDS] [timemargin=MS] [proto=uci]
+        One engine (repeat for each; two or more). `cmd` is the program, `arg` one
+        argument to it (repeatable, in order), `dir` its working directory, `option.X=V`
+        a `setoption name X value V` sent after the handshake, `tc`/`nodes`/`depth`/`st`
+        its own limits (override --tc/--nodes/--depth/--each). Without `name`, the
+        engine's `id name` is used (made unique with a suffix).
+  --each KEY=VALUE ...  Engine settings applied to every engine (an engine's own win).
+  --variant V           mathchess (default), revealchess or chess. Sent to the engines as
+                        `setoption name UCI_Variant value V` (first, before other options).
+  --games N             Games per encounter per round (default 2: one opening, both colours).
+  --rounds N            Rounds (default 1). Each pair of engines plays rounds x games games;
+                        with more than two engines every pair meets (round robin).
+  --concurrency K       Games played at the same time (default 1); each game has its own
+                        engine processes.
+  --tc TC               Time control for all engines: [MOVES/]TIME[+INC], TIME and INC in
+                        seconds (TIME may be M:SS), e.g. 10+0.1, 40/60+0.5, 1:00; `inf` = none.
+  --nodes N             `go nodes N` for every move.
+  --depth N             `go depth N` for every move.
+  --st SECONDS          `go movetime` (exceeding it by more than the margin loses on time).
+  --openings file=FILE [order=sequential|random] [start=N] [format=epd]
+  --openings FILE       Start positions, one FEN per line (EPD style; `#` comments). Each
+                        opening is played twice with colours swapped. Default: the
+                        variant's start position.
+  --order sequential|random   Same as openings order= (random is shuffled by --seed).
+  --seed S              Seed (u64) for the opening order and every reveal the referee draws;
+                        the same seed replays the same reveals (default 1). Alias: --srand.
+  --pgnout FILE         Append every game, in game order, to FILE in PGN.
+  --sprt elo0=A elo1=B [alpha=0.05] [beta=0.05]
+                        Sequential probability ratio test of the first engine against the
+                        second (pentanomial GSPRT, logistic Elo); stops when it decides.
+  --point-target N      Math Chess point target: a side whose captured points reach N wins
+                        (0 = off, the default). Sent as `setoption name PointTarget value N`.
+  --draw movenumber=N movecount=M score=CP
+                        Adjudicate a draw once move N is reached and both engines' scores
+                        stayed within CP centipawns of 0 for M consecutive moves each.
+  --resign movecount=M score=CP [twosided=true]
+                        Adjudicate a loss for an engine whose score stayed at or below -CP
+                        for M consecutive moves (twosided: the opponent must agree, i.e.
+                        score at or above +CP, too).
+  --maxmoves N          Adjudicate a draw after N moves by each side.
+  --ratinginterval N    Print the statistics every N games (default 10; 0 = only at the end).
+  --timemargin MS       Time a move may overrun the clock without losing on time (default 0).
+  --stalltimeout MS     How long past its clock (or past `isready`) an engine may stay silent
+                        before it loses by stalling (default 5000).
+  --movetimeout MS      How long an engine may think on a move without a clock (nodes/depth
+                        limits) before it loses by stalling (default 60000).
+  --event NAME          PGN Event tag (default \"Tinh match\").
+  --site NAME           PGN Site tag (default \"?\").
+  --recover, --repeat   Accepted for compatibility (always on: crashed engines are restarted,
+                        openings are repeated with colours swapped).
+  --help                This text.
+
+Output: `Started game` lines on stderr; a `Finished game N (A vs B): RESULT {reason}` line
+per game, and the statistics (score W-L-D, Elo +/- 95% interval, LOS, draw ratio, pairs
+[LL, LD, DD/WL, WD, WW], SPRT LLR and decision) every --ratinginterval games and at the
+end, on stdout. Misbehaving engines lose the game: illegal move, crash/disconnect, stall,
+time forfeit; the match goes on, restarting the engine when it died.
+";
+
+/// `[MOVES/]TIME[+INC]`, milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Moves per period (`40/...`): the base time is added again after each period.
+    pub moves: Option<u32>,
+    pub base_ms: u64,
+    pub inc_ms: u64,
+}
+
+impl TimeControl {
+    pub fn parse(s: &str) -> Result<Option<TimeControl>, String> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("inf") || s.eq_ignore_ascii_case("infinite") {
+            return Ok(None);
+        }
+        let err = || format!("bad time control '{s}' (expected [MOVES/]TIME[+INC], e.g. 10+0.1)");
+        let (moves, rest) = match s.split_once('/') {
+            Some((m, r)) => (Some(m.parse::<u32>().map_err(|_| err())?), r),
+            None => (None, s),
+        };
+        let (base, inc) = match rest.split_once('+') {
+            Some((b, i)) => (b, Some(i)),
+            None => (rest, None),
+        };
+        let secs = |t: &str| -> Result<f64, String> {
+            let v = match t.split_once(':') {
+                Some((m, sec)) => {
+                    m.parse::<f64>().map_err(|_| err())? * 60.0
+                        + sec.parse::<f64>().map_err(|_| err())?
+                }
+                None => t.parse::<f64>().map_err(|_| err())?,
+            };
+            if v.is_finite() && v >= 0.0 {
+                Ok(v)
+            } else {
+                Err(err())
+            }
+        };
+        let base_ms = (secs(base)? * 1000.0).round() as u64;
+        let inc_ms = match inc {
+            Some(i) => (secs(i)? * 1000.0).round() as u64,
+            None => 0,
+        };
+        if base_ms == 0 && inc_ms == 0 {
+            return Err(err());
+        }
+        if moves == Some(0) {
+            return Err(err());
+        }
+        Ok(Some(TimeControl {
+            moves,
+            base_ms,
+            inc_ms,
+        }))
+    }
+
+    /// The PGN `TimeControl` tag value: `40/60+0.5`, `10+0.1`.
+    pub fn pgn(&self) -> String {
+        let secs = |ms: u64| {
+            if ms % 1000 == 0 {
+                format!("{}", ms / 1000)
+            } else {
+                format!("{}", ms as f64 / 1000.0)
+            }
+        };
+        let mut s = String::new();
+        if let Some(m) = self.moves {
+            s.push_str(&format!("{m}/"));
+        }
+        s.push_str(&secs(self.base_ms));
+        if self.inc_ms > 0 {
+            s.push('+');
+            s.push_str(&secs(self.inc_ms));
+        }
+        s
+    }
+}
+
+/// One engine of the match.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineSpec {
+    pub cmd: String,
+    pub name: Option<String>,
+    pub args: Vec<String>,
+    pub dir: Option<String>,
+    pub options: Vec<(String, String)>,
+    /// `Some(None)`: explicitly no clock (`tc=inf`).
+    pub tc: Option<Option<TimeControl>>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    pub movetime_ms: Option<u64>,
+    pub timemargin_ms: Option<u64>,
+}
+
+impl EngineSpec {
+    /// Apply `key=value` words; later words win over earlier ones.
+    fn apply(&mut self, words: &[String], what: &str) -> Result<(), String> {
+        for w in words {
+            let (k, v) = w
+                .split_once('=')
+                .ok_or_else(|| format!("{what}: expected key=value, got '{w}'"))?;
+            let num = |v: &str| -> Result<u64, String> {
+                v.parse::<u64>()
+                    .map_err(|_| format!("{what}: bad number in '{w}'"))
+            };
+            match k {
+                "cmd" => self.cmd = v.to_string(),
+                "name" => self.name = Some(v.to_string()),
+                "arg" => self.args.push(v.to_string()),
+                "dir" => self.dir = Some(v.to_string()),
+                "proto" => {
+                    if v != "uci" {
+                        return Err(format!("{what}: only proto=uci is supported"));
+                    }
+                }
+                "tc" => self.tc = Some(TimeControl::parse(v)?),
+                "nodes" => self.nodes = Some(num(v)?),
+                "depth" => self.depth = Some(num(v)? as u32),
+                "st" => {
+                    let s: f64 = v
+                        .parse()
+                        .map_err(|_| format!("{what}: bad seconds in '{w}'"))?;
+                    self.movetime_ms = Some((s * 1000.0).round() as u64);
+                }
+                "timemargin" => self.timemargin_ms = Some(num(v)?),
+                "restart" | "trust" | "ponder" | "initstr" => {}
+                _ => match k.strip_prefix("option.") {
+                    Some(name) if !name.is_empty() => {
+                        self.options.retain(|(n, _)| n != name);
+                        self.options.push((name.to_string(), v.to_string()));
+                    }
+                    _ => return Err(format!("{what}: unknown engine setting '{k}'")),
+                },
+            }
+        }
+        Ok(())
+    }
+
+    /// This engine's settings over `each`'s (its own win).
+    fn over(&self, each: &EngineSpec) -> EngineSpec {
+        let mut e = self.clone();
+        if e.cmd.is_empty() {
+            e.cmd = each.cmd.clone();
+        }
+        if e.name.is_none() {
+            e.name = each.name.clone();
+        }
+        if e.args.is_empty() {
+            e.args = each.args.clone();
+        }
+        if e.dir.is_none() {
+            e.dir = each.dir.clone();
+        }
+        let mut opts = each.options.clone();
+        for (n, v) in &self.options {
+            opts.retain(|(m, _)| m != n);
+            opts.push((n.clone(), v.clone()));
+        }
+        e.options = opts;
+        e.tc = e.tc.or(each.tc);
+        e.nodes = e.nodes.or(each.nodes);
+        e.depth = e.depth.or(each.depth);
+        e.movetime_ms = e.movetime_ms.or(each.movetime_ms);
+        e.timemargin_ms = e.timemargin_ms.or(each.timemargin_ms);
+        e
+    }
+
+    /// The clock this engine plays with (None: no clock).
+    pub fn clock(&self) -> Option<TimeControl> {
+        self.tc.flatten()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    Sequential,
+    Random,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningsSpec {
+    pub file: String,
+    pub order: Order,
+    /// 1-based index of the first opening used.
+    pub start: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawAdjudication {
+    pub movenumber: u32,
+    pub movecount: u32,
+    pub score: i32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResignAdjudication {
+    pub movecount: u32,
+    /// Positive: an engine resigns at or below -score.
+    pub score: i32,
+    pub twosided: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    pub variant: Variant,
+    pub games: u32,
+    pub rounds: u32,
+    pub concurrency: usize,
+    pub openings: Option<OpeningsSpec>,
+    pub seed: u64,
+    pub pgnout: Option<String>,
+    pub sprt: Option<Sprt>,
+    pub point_target: u32,
+    pub draw: Option<DrawAdjudication>,
+    pub resign: Option<ResignAdjudication>,
+    pub maxmoves: Option<u32>,
+    pub ratinginterval: u32,
+    pub stall_ms: u64,
+    pub move_timeout_ms: u64,
+    pub event: String,
+    pub site: String,
+}
+
+/// Split raw arguments into (flag, values) groups. A word is a flag when it starts with
+/// `-` followed by a letter or a second `-` (so `score=-300` and `-5` are values).
+fn group(args: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for a in args {
+        let is_flag = a.starts_with('-')
+            && a[1..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '-');
+        if is_flag {
+            let name = a.trim_start_matches('-').to_ascii_lowercase();
+            out.push((name, Vec::new()));
+        } else {
+            match out.last_mut() {
+                Some((_, vals)) => vals.push(a.clone()),
+                None => return Err(format!("unexpected argument '{a}' (flags start with -)")),
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn one<'a>(flag: &str, vals: &'a [String]) -> Result<&'a str, String> {
+    match vals {
+        [v] => Ok(v),
+        [] => Err(format!("--{flag} needs a value")),
+        _ => Err(format!("--{flag} takes one value, got {}", vals.join(" "))),
+    }
+}
+
+fn num<T: std::str::FromStr>(flag: &str, vals: &[String]) -> Result<T, String> {
+    let v = one(flag, vals)?;
+    v.parse().map_err(|_| format!("--{flag}: bad number '{v}'"))
+}
+
+fn kv<'a>(flag: &str, vals: &'a [String]) -> Result<Vec<(&'a str, &'a str)>, String> {
+    vals.iter()
+        .map(|w| {
+            w.split_once('=')
+                .ok_or_else(|| format!("--{flag}: expected key=value, got '{w}'"))
+        })
+        .collect()
+}
+
+fn fnum<T: std::str::FromStr>(flag: &str, key: &str, v: &str) -> Result<T, String> {
+    v.parse()
+        .map_err(|_| format!("--{flag}: bad number in {key}={v}"))
+}
+
+/// Parse `tinh match` arguments. `Ok(None)` means `--help` was asked for.
+pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
+    let groups = group(args)?;
+    let mut engines: Vec<EngineSpec> = Vec::new();
+    let mut each = EngineSpec::default();
+    let mut cfg = MatchConfig {
+        engines: Vec::new(),
+        variant: Variant::MathChess,
+        games: 2,
+        rounds: 1,
+        concurrency: 1,
+        openings: None,
+        seed: 1,
+        pgnout: None,
+        sprt: None,
+        point_target: 0,
+        draw: None,
+        resign: None,
+        maxmoves: None,
+        ratinginterval: 10,
+        stall_ms: 5000,
+        move_timeout_ms: 60_000,
+        event: "Tinh match".into(),
+        site: "?".into(),
+    };
+    let mut order: Option<Order> = None;
+    let mut timemargin: Option<u64> = None;
+    for (flag, vals) in &groups {
+        let f = flag.as_str();
+        match f {
+            "help" | "h" => return Ok(None),
+            "engine" => {
+                let mut e = EngineSpec::default();
+                e.apply(vals, "--engine")?;
+                engines.push(e);
+            }
+            "each" => each.apply(vals, "--each")?,
+            "variant" => cfg.variant = one(f, vals)?.parse()?,
+            "games" => cfg.games = num(f, vals)?,
+            "rounds" => cfg.rounds = num(f, vals)?,
+            "concurrency" => cfg.concurrency = num(f, vals)?,
+            "tc" => each.tc = Some(TimeControl::parse(one(f, vals)?)?),
+            "nodes" => each.nodes = Some(num(f, vals)?),
+            "depth" => each.depth = Some(num(f, vals)?),
+            "st" => {
+                let s: f64 = num(f, vals)?;
+                each.movetime_ms = Some((s * 1000.0).round() as u64);
+            }
+            "openings" => {
+                let mut spec = OpeningsSpec {
+                    file: String::new(),
+                    order: Order::Sequential,
+                    start: 1,
+                };
+                for w in vals {
+                    match w.split_once('=') {
+                        None => spec.file = w.clone(),
+                        Some(("file", v)) => spec.file = v.to_string(),
+                        Some(("format", v)) => {
+                            if v != "epd" {
+                                return Err(format!(
+                                    "--openings: only format=epd (one FEN per line) is supported, got {v}"
+                                ));
+                            }
+                        }
+                        Some(("order", v)) => order = Some(parse_order(v)?),
+                        Some(("start", v)) => {
+                            spec.start = fnum(f, "start", v)?;
+                            if spec.start == 0 {
+                                return Err("--openings: start counts from 1".into());
+                            }
+                        }
+                        Some(("plies", _)) | Some(("policy", _)) => {}
+                        Some((k, _)) => return Err(format!("--openings: unknown key '{k}'")),
+                    }
+                }
+                if spec.file.is_empty() {
+                    return Err("--openings needs a file (file=FILE)".into());
+                }
+                cfg.openings = Some(spec);
+            }
+            "order" => order = Some(parse_order(one(f, vals)?)?),
+            "seed" | "srand" => cfg.seed = num(f, vals)?,
+            "pgnout" => {
+                // cutechess accepts `-pgnout FILE [min] [fi]`: the extra words are ignored.
+                let file = vals
+                    .iter()
+                    .find(|w| !w.contains('='))
+                    .or(vals.first())
+                    .ok_or("--pgnout needs a file")?;
+                cfg.pgnout = Some(file.strip_prefix("file=").unwrap_or(file).to_string());
+            }
+            "sprt" => {
+                let mut sp = Sprt {
+                    elo0: f64::NAN,
+                    elo1: f64::NAN,
+                    alpha: 0.05,
+                    beta: 0.05,
+                };
+                for (k, v) in kv(f, vals)? {
+                    match k {
+                        "elo0" => sp.elo0 = fnum(f, k, v)?,
+                        "elo1" => sp.elo1 = fnum(f, k, v)?,
+                        "alpha" => sp.alpha = fnum(f, k, v)?,
+                        "beta" => sp.beta = fnum(f, k, v)?,
+                        "model" => {
+                            if v != "logistic" {
+                                return Err("--sprt: only model=logistic is supported".into());
+                            }
+                        }
+                        _ => return Err(format!("--sprt: unknown key '{k}'")),
+                    }
+                }
+                if !(sp.elo0.is_finite() && sp.elo1.is_finite()) || sp.elo1 <= sp.elo0 {
+                    return Err("--sprt needs elo0= and elo1= with elo1 > elo0".into());
+                }
+                if !(sp.alpha > 0.0 && sp.alpha < 0.5 && sp.beta > 0.0 && sp.beta < 0.5) {
+                    return Err("--sprt: alpha and beta must be in (0, 0.5)".into());
+                }
+                cfg.sprt = Some(sp);
+            }
+            "point-target" | "pointtarget" | "point_target" => cfg.point_target = num(f, vals)?,
+            "draw" => {
+                let mut d = DrawAdjudication {
+                    movenumber: 0,
+                    movecount: 0,
+                    score: 0,
+                };
+                let mut seen = (false, false);
+                for (k, v) in kv(f, vals)? {
+                    match k {
+                        "movenumber" => d.movenumber = fnum(f, k, v)?,
+                        "movecount" => {
+                            d.movecount = fnum(f, k, v)?;
+                            seen.0 = true
+                        }
+                        "score" => {
+                            d.score = fnum(f, k, v)?;
+                            seen.1 = true
+                        }
+                        _ => return Err(format!("--draw: unknown key '{k}'")),
+                    }
+                }
+                if !(seen.0 && seen.1) || d.movecount == 0 || d.score < 0 {
+                    return Err("--draw needs movecount=M (>0) and score=CP (>=0)".into());
+                }
+                cfg.draw = Some(d);
+            }
+            "resign" => {
+                let mut r = ResignAdjudication {
+                    movecount: 0,
+                    score: 0,
+                    twosided: false,
+                };
+                for (k, v) in kv(f, vals)? {
+                    match k {
+                        "movecount" => r.movecount = fnum(f, k, v)?,
+                        "score" => r.score = fnum::<i32>(f, k, v)?.abs(),
+                        "twosided" => r.twosided = matches!(v, "true" | "1" | "on" | "yes"),
+                        _ => return Err(format!("--resign: unknown key '{k}'")),
+                    }
+                }
+                if r.movecount == 0 || r.score == 0 {
+                    return Err("--resign needs movecount=M and score=CP (both > 0)".into());
+                }
+                cfg.resign = Some(r);
+            }
+            "maxmoves" => cfg.maxmoves = Some(num(f, vals)?),
+            "ratinginterval" => cfg.ratinginterval = num(f, vals)?,
+            "timemargin" => timemargin = Some(num(f, vals)?),
+            "stalltimeout" => cfg.stall_ms = num(f, vals)?,
+            "movetimeout" => cfg.move_timeout_ms = num(f, vals)?,
+            "event" => cfg.event = vals.join(" "),
+            "site" => cfg.site = vals.join(" "),
+            "recover" | "repeat" => {}
+            _ => return Err(format!("unknown flag --{f} (see tinh match --help)")),
+        }
+    }
+    if let Some(tm) = timemargin {
+        each.timemargin_ms = each.timemargin_ms.or(Some(tm));
+    }
+    if let Some(o) = order {
+        match cfg.openings.as_mut() {
+            Some(op) => op.order = o,
+            None => return Err("--order needs --openings".into()),
+        }
+    }
+    if engines.len() < 2 {
+        return Err("a match needs at least two --engine".into());
+    }
+    for (i, e) in engines.iter().enumerate() {
+        let e = e.over(&each);
+        if e.cmd.is_empty() {
+            return Err(format!("engine {} has no cmd=", i + 1));
+        }
+        if e.clock().is_none() && e.nodes.is_none() && e.depth.is_none() && e.movetime_ms.is_none()
+        {
+            return Err(format!(
+                "engine {} has no limit: give --tc, --nodes, --depth or --st (or per engine)",
+                i + 1
+            ));
+        }
+        cfg.engines.push(e);
+    }
+    if cfg.games == 0 || cfg.rounds == 0 {
+        return Err("--games and --rounds must be at least 1".into());
+    }
+    if cfg.concurrency == 0 {
+        return Err("--concurrency must be at least 1".into());
+    }
+    if cfg.sprt.is_some() && cfg.engines.len() != 2 {
+        return Err("--sprt needs exactly two engines".into());
+    }
+    if cfg.point_target > 0 && cfg.variant != Variant::MathChess {
+        return Err("--point-target is a Math Chess rule".into());
+    }
+    Ok(Some(cfg))
+}
+
+fn parse_order(v: &str) -> Result<Order, String> {
+    match v {
+        "sequential" => Ok(Order::Sequential),
+        "random" => Ok(Order::Random),
+        _ => Err(format!("bad order '{v}' (sequential or random)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn time_controls() {
+        let tc = TimeControl::parse("10+0.1").unwrap().unwrap();
+        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (None, 10_000, 100));
+        let tc = TimeControl::parse("40/60+0.5").unwrap().unwrap();
+        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (Some(40), 60_000, 500));
+        assert_eq!(tc.pgn(), "40/60+0.5");
+        let tc = TimeControl::parse("1:30").unwrap().unwrap();
+        assert_eq!(tc.base_ms, 90_000);
+        assert_eq!(TimeControl::parse("inf").unwrap(), None);
+        assert!(TimeControl::parse("x+1").is_err());
+        assert!(TimeControl::parse("0").is_err());
+    }
+
+    #[test]
+    fn full_command_line() {
+        let cfg = parse(&words(
+            "-engine cmd=./a name=A option.Hash=16 tc=5+0.05 --engine cmd=./b arg=--x arg=-y \
+             --each option.Threads=1 nodes=1000 --variant revealchess --games 4 --rounds 3 \
+             -concurrency 2 --tc 10+0.1 --openings file=o.epd order=random start=5 --seed 7 \
+             --pgnout out.pgn --sprt elo0=0 elo1=5 alpha=0.05 beta=0.1 \
+             --draw movenumber=30 movecount=8 score=10 --resign movecount=3 score=-600 \
+             --maxmoves 200 --ratinginterval 5 --timemargin 50 --stalltimeout 300",
+        ))
+        .unwrap()
+        .unwrap();
+        assert_eq!(cfg.engines.len(), 2);
+        let a = &cfg.engines[0];
+        assert_eq!(a.name.as_deref(), Some("A"));
+        assert_eq!(
+            a.options,
+            vec![
+                ("Threads".to_string(), "1".to_string()),
+                ("Hash".to_string(), "16".to_string())
+            ]
+        );
+        assert_eq!(a.clock().unwrap().base_ms, 5000);
+        assert_eq!(a.nodes, Some(1000));
+        assert_eq!(a.timemargin_ms, Some(50));
+        let b = &cfg.engines[1];
+        assert_eq!(b.args, vec!["--x", "-y"]);
+        assert_eq!(b.clock().unwrap().inc_ms, 100);
+        assert_eq!(cfg.variant, Variant::RevealChess);
+        assert_eq!((cfg.games, cfg.rounds, cfg.concurrency), (4, 3, 2));
+        let op = cfg.openings.unwrap();
+        assert_eq!(
+            (op.file.as_str(), op.order, op.start),
+            ("o.epd", Order::Random, 5)
+        );
+        assert_eq!(cfg.seed, 7);
+        assert_eq!(cfg.pgnout.as_deref(), Some("out.pgn"));
+        assert_eq!(cfg.sprt.unwrap().beta, 0.1);
+        assert_eq!(cfg.draw.unwrap().movenumber, 30);
+        assert_eq!(cfg.resign.unwrap().score, 600);
+        assert_eq!(cfg.maxmoves, Some(200));
+        assert_eq!(cfg.ratinginterval, 5);
+        assert_eq!(cfg.stall_ms, 300);
+    }
+
+    #[test]
+    fn errors() {
+        assert!(parse(&words("--engine cmd=a --nodes 5")).is_err());
+        assert!(parse(&words("--engine cmd=a --engine cmd=b")).is_err()); // no limit
+        assert!(parse(&words("--engine cmd=a --engine cmd=b --nodes 5 --bogus")).is_err());
+        assert!(
+            parse(&words(
+                "--engine cmd=a --engine cmd=b --nodes 5 --sprt elo0=5 elo1=0"
+            ))
+            .is_err()
+        );
+        assert!(parse(&words("--engine cmd=a --engine foo --nodes 5")).is_err());
+        assert!(parse(&words("--help")).unwrap().is_none());
+        let cfg = parse(&words(
+            "--engine cmd=a --engine cmd=b --depth 2 --openings x.epd",
+        ))
+        .unwrap()
+        .unwrap();
+        assert_eq!(cfg.openings.unwrap().file, "x.epd");
+    }
+}

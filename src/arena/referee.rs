@@ -1,0 +1,578 @@
+//! The referee of one game: starts (or reuses) the two engine processes, sends
+//! `ucinewgame`/`position`/`go`, keeps the clocks, checks every move with Tinh's own rules
+//! code (`Game::parse_choice`), draws every reveal from the pool with the seeded RNG
+//! (`Game::chance` weights), and ends the game by the rules (`Game::game_end`), by
+//! adjudication, or against an engine that misbehaves (time, illegal move, crash, stall).
+
+use super::args::{EngineSpec, MatchConfig, TimeControl};
+use super::engine::{Engine, EngineError, SearchInfo};
+use crate::game::{ChanceList, Game, Outcome};
+use crate::variant::{Position, Variant};
+use crate::with_game;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What the scheduler asks for: one game between two engines from one start position.
+#[derive(Clone, Debug)]
+pub struct GameJob {
+    /// 1-based game number in the match.
+    pub number: usize,
+    pub round: usize,
+    /// Engine indices: [first player (White/Blue), second player (Black/Red)].
+    pub players: [usize; 2],
+    pub start_fen: String,
+    /// Seed of this game's reveal draws (shared by the two games of a pair).
+    pub seed: u64,
+    /// Index of the game pair (same opening, colours swapped) this game belongs to.
+    pub pair: usize,
+}
+
+/// How a game ended, for the PGN `Termination` tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    Normal,
+    Adjudication,
+    TimeForfeit,
+    IllegalMove,
+    Disconnect,
+    Stall,
+}
+
+impl Termination {
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Adjudication => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "illegal move",
+            Termination::Disconnect => "abandoned",
+            Termination::Stall => "stalled connection",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct MoveRecord {
+    /// In `position ... moves` notation, reveal letter included.
+    pub text: String,
+    pub info: SearchInfo,
+    pub time_ms: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub job: GameJob,
+    /// Engine names, [first player, second player].
+    pub names: [String; 2],
+    pub start_fen: String,
+    pub moves: Vec<MoveRecord>,
+    /// Points of the first player: 1, 0.5 or 0.
+    pub first_points: f64,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: &'static str,
+    /// `Blue wins: zero captured`, `Draw: threefold repetition`, ...
+    pub reason: String,
+    pub termination: Termination,
+    /// PGN `Date`, `YYYY.MM.DD` (UTC).
+    pub date: String,
+}
+
+/// Colour names of the two players in this variant.
+pub fn colours(v: Variant) -> [&'static str; 2] {
+    match v {
+        Variant::MathChess => ["Blue", "Red"],
+        _ => ["White", "Black"],
+    }
+}
+
+/// Today's UTC date as PGN wants it (civil-from-days, H. Hinnant's algorithm).
+pub fn pgn_date() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0) as i64;
+    let z = secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Start an engine process and bring it to the point of playing: `uci`, the variant,
+/// the point target and the user's options, `isready`.
+pub fn start_engine(cfg: &MatchConfig, spec: &EngineSpec, name: &str) -> Result<Engine, String> {
+    let mut e = Engine::spawn(spec, name)?;
+    let hs = Duration::from_millis(cfg.stall_ms.max(10_000));
+    e.handshake(hs)
+        .map_err(|err| format!("engine '{name}' failed the uci handshake: {err:?}"))?;
+    let mut setup = Vec::new();
+    // A standard UCI engine playing chess may not know UCI_Variant: send it only when the
+    // variant needs it or the engine advertises it.
+    if cfg.variant != Variant::Chess || e.advertises("UCI_Variant") {
+        setup.push(format!(
+            "setoption name UCI_Variant value {}",
+            cfg.variant.name()
+        ));
+    }
+    if cfg.point_target > 0 {
+        setup.push(format!(
+            "setoption name PointTarget value {}",
+            cfg.point_target
+        ));
+    }
+    for (n, v) in &spec.options {
+        setup.push(format!("setoption name {n} value {v}"));
+    }
+    for l in setup {
+        e.send(&l)
+            .map_err(|_| format!("engine '{name}' exited during setup"))?;
+    }
+    e.sync(hs)
+        .map_err(|err| format!("engine '{name}' did not answer isready: {err:?}"))?;
+    Ok(e)
+}
+
+/// Two distinct mutable slots of the engine table.
+fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    assert_ne!(a, b);
+    if a < b {
+        let (x, y) = v.split_at_mut(b);
+        (&mut x[a], &mut y[0])
+    } else {
+        let (x, y) = v.split_at_mut(a);
+        (&mut y[0], &mut x[b])
+    }
+}
+
+struct Clock {
+    tc: TimeControl,
+    remaining_ms: i64,
+    moves_in_period: u32,
+}
+
+/// Everything the game loop needs that does not depend on the game type.
+struct Ctx<'a> {
+    cfg: &'a MatchConfig,
+    job: &'a GameJob,
+    colours: [&'static str; 2],
+    stop: &'a AtomicBool,
+}
+
+/// A finished game's verdict, before it becomes a `GameRecord`.
+struct Verdict {
+    /// Winning side (0 first player, 1 second) or None for a draw.
+    winner: Option<usize>,
+    reason: String,
+    termination: Termination,
+}
+
+impl Verdict {
+    fn win(side: usize, reason: String, termination: Termination) -> Verdict {
+        Verdict {
+            winner: Some(side),
+            reason,
+            termination,
+        }
+    }
+    fn draw(reason: String, termination: Termination) -> Verdict {
+        Verdict {
+            winner: None,
+            reason,
+            termination,
+        }
+    }
+}
+
+/// Play one game. `slots` holds this worker's engine processes, by engine index; a dead
+/// or stalled engine is dropped from its slot (killed) and restarted for the next game.
+/// Returns `None` when the match was stopped (SPRT decided) before the game ended.
+pub fn play_game(
+    cfg: &MatchConfig,
+    names: &[String],
+    job: &GameJob,
+    slots: &mut [Option<Engine>],
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let colours = colours(cfg.variant);
+    let ctx = Ctx {
+        cfg,
+        job,
+        colours,
+        stop,
+    };
+    let mut pos = match cfg.variant.from_fen(&job.start_fen) {
+        Ok(p) => p,
+        Err(e) => {
+            // Openings are checked when loaded; this is a bug guard, not a game.
+            log::error!(
+                "game {}: bad start FEN '{}': {e}",
+                job.number,
+                job.start_fen
+            );
+            return None;
+        }
+    };
+    // The point target is a rule of the game: the rules code judges it (`game_end`).
+    if let Position::Math(b) = &mut pos {
+        b.set_point_target(cfg.point_target);
+    }
+    let start_fen = pos.to_fen();
+    let mut moves = Vec::new();
+    let verdict = 'game: {
+        // Start engines that are not running, then the new-game handshake.
+        for side in 0..2 {
+            let idx = job.players[side];
+            if slots[idx].is_none() {
+                match start_engine(cfg, &cfg.engines[idx], &names[idx]) {
+                    Ok(e) => slots[idx] = Some(e),
+                    Err(err) => {
+                        log::warn!("{err}");
+                        break 'game Verdict::win(
+                            1 - side,
+                            format!("{}'s engine could not start", colours[side]),
+                            Termination::Disconnect,
+                        );
+                    }
+                }
+            }
+        }
+        for side in 0..2 {
+            let idx = job.players[side];
+            let e = slots[idx].as_mut().expect("started above");
+            let r = e
+                .send("ucinewgame")
+                .and_then(|_| e.sync(Duration::from_millis(cfg.stall_ms)));
+            if let Err(err) = r {
+                slots[idx] = None;
+                break 'game misbehaviour(&ctx, side, err, "readyok");
+            }
+        }
+        let (a, b) = two_mut(slots, job.players[0], job.players[1]);
+        let (Some(a), Some(b)) = (a.as_mut(), b.as_mut()) else {
+            unreachable!("both engines started above")
+        };
+        let mut engines = [a, b];
+        let mut restart = [false; 2];
+        let v = with_game!(pos, g => referee(g, &ctx, &start_fen, &mut engines, &mut moves, &mut restart));
+        for side in 0..2 {
+            if restart[side] {
+                slots[job.players[side]] = None;
+            }
+        }
+        match v {
+            Some(v) => v,
+            None => return None,
+        }
+    };
+    let (first_points, result) = match verdict.winner {
+        Some(0) => (1.0, "1-0"),
+        Some(_) => (0.0, "0-1"),
+        None => (0.5, "1/2-1/2"),
+    };
+    let reason = match verdict.winner {
+        Some(s) => format!("{} wins: {}", colours[s], verdict.reason),
+        None => format!("Draw: {}", verdict.reason),
+    };
+    Some(GameRecord {
+        job: job.clone(),
+        names: [names[job.players[0]].clone(), names[job.players[1]].clone()],
+        start_fen,
+        moves,
+        first_points,
+        result,
+        reason,
+        termination: verdict.termination,
+        date: pgn_date(),
+    })
+}
+
+/// The verdict against `side` for an engine error while waiting for `what`.
+fn misbehaviour(ctx: &Ctx, side: usize, err: EngineError, what: &str) -> Verdict {
+    let c = ctx.colours[side];
+    match err {
+        EngineError::Timeout => Verdict::win(
+            1 - side,
+            format!("{c}'s engine stalls (no {what} in time)"),
+            Termination::Stall,
+        ),
+        EngineError::Disconnected => Verdict::win(
+            1 - side,
+            format!("{c}'s engine disconnects (crashed or exited)"),
+            Termination::Disconnect,
+        ),
+    }
+}
+
+/// The `go` line for the side to move.
+fn go_line(clocks: &[Option<Clock>; 2], spec: &EngineSpec, side: usize) -> String {
+    let mut s = String::from("go");
+    for (i, (t, inc)) in [("wtime", "winc"), ("btime", "binc")].iter().enumerate() {
+        if let Some(c) = &clocks[i] {
+            s.push_str(&format!(
+                " {t} {} {inc} {}",
+                c.remaining_ms.max(1),
+                c.tc.inc_ms
+            ));
+        }
+    }
+    if let Some(c) = &clocks[side]
+        && let Some(m) = c.tc.moves
+    {
+        s.push_str(&format!(" movestogo {}", m - c.moves_in_period));
+    }
+    if let Some(n) = spec.nodes {
+        s.push_str(&format!(" nodes {n}"));
+    }
+    if let Some(d) = spec.depth {
+        s.push_str(&format!(" depth {d}"));
+    }
+    if let Some(mt) = spec.movetime_ms {
+        s.push_str(&format!(" movetime {mt}"));
+    }
+    s
+}
+
+/// Whether `side` (the one that did not run out of time) could still mate by some
+/// sequence of legal moves, by a simple material count on the FEN: a bare king, or a
+/// king and one bishop or knight against a bare king, cannot; everything else (any
+/// face-down piece included) can. Math Chess has no such rule: a time loss always loses.
+fn can_mate(variant: Variant, fen: &str, side: usize) -> bool {
+    if variant == Variant::MathChess {
+        return true;
+    }
+    let board = fen.split_whitespace().next().unwrap_or("");
+    let (mine, theirs): (Vec<char>, Vec<char>) = board
+        .chars()
+        .filter(|c| c.is_ascii_alphabetic())
+        .partition(|c| c.is_ascii_uppercase() == (side == 0));
+    let mine: Vec<char> = mine
+        .into_iter()
+        .map(|c| c.to_ascii_lowercase())
+        .filter(|&c| c != 'k')
+        .collect();
+    let theirs_bare = theirs.iter().all(|c| c.eq_ignore_ascii_case(&'k'));
+    match mine.as_slice() {
+        [] => false,
+        ['b'] | ['n'] => !theirs_bare,
+        _ => true,
+    }
+}
+
+/// The game loop proper, generic over the game so the rules code is called directly.
+/// Returns `None` when stopped.
+fn referee<G: Game>(
+    mut g: G,
+    ctx: &Ctx,
+    start_fen: &str,
+    engines: &mut [&mut Engine; 2],
+    moves: &mut Vec<MoveRecord>,
+    restart: &mut [bool; 2],
+) -> Option<Verdict> {
+    let cfg = ctx.cfg;
+    let specs = [
+        &cfg.engines[ctx.job.players[0]],
+        &cfg.engines[ctx.job.players[1]],
+    ];
+    let mut rng = StdRng::seed_from_u64(ctx.job.seed);
+    let mut clocks: [Option<Clock>; 2] = [0, 1].map(|s| {
+        specs[s].clock().map(|tc| Clock {
+            tc,
+            remaining_ms: tc.base_ms as i64,
+            moves_in_period: 0,
+        })
+    });
+    let mut texts: Vec<String> = Vec::new();
+    // Adjudication counters (cutechess semantics).
+    let mut draw_count = 0u32;
+    let mut resign_count = [0u32; 2];
+    let mut last_score: [Option<i32>; 2] = [None, None];
+    let mut chances = ChanceList::default();
+    loop {
+        if ctx.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        if let Some(end) = g.game_end() {
+            let stm = g.side_to_move();
+            return Some(match end.outcome {
+                Outcome::Draw => Verdict::draw(end.reason, Termination::Normal),
+                Outcome::Win => Verdict::win(stm, end.reason, Termination::Normal),
+                Outcome::Loss => Verdict::win(1 - stm, end.reason, Termination::Normal),
+            });
+        }
+        if let Some(mm) = cfg.maxmoves
+            && texts.len() >= 2 * mm as usize
+        {
+            return Some(Verdict::draw(
+                format!("adjudication, {mm} moves played (maxmoves)"),
+                Termination::Adjudication,
+            ));
+        }
+        let side = g.side_to_move();
+        let spec = specs[side];
+        let margin = spec.timemargin_ms.unwrap_or(0);
+        let eng = &mut *engines[side];
+        let mut pos_cmd = format!("position fen {start_fen}");
+        if !texts.is_empty() {
+            pos_cmd.push_str(" moves ");
+            pos_cmd.push_str(&texts.join(" "));
+        }
+        let go = go_line(&clocks, spec, side);
+        let sent = eng.send(&pos_cmd).and_then(|_| eng.send(&go));
+        let t0 = Instant::now();
+        let allowed = match (&clocks[side], spec.movetime_ms) {
+            (Some(c), _) => Some(c.remaining_ms.max(0) as u64 + margin),
+            (None, Some(mt)) => Some(mt + margin),
+            (None, None) => None,
+        };
+        let deadline = t0
+            + Duration::from_millis(match allowed {
+                Some(a) => a + cfg.stall_ms,
+                None => cfg.move_timeout_ms,
+            });
+        let mut info = SearchInfo::default();
+        let answer = sent.and_then(|_| eng.wait_for("bestmove", deadline, |l| info.update(l)));
+        let elapsed = t0.elapsed().as_millis() as u64;
+        let line = match answer {
+            Ok(l) => l,
+            Err(err) => {
+                restart[side] = true;
+                return Some(misbehaviour(ctx, side, err, "bestmove"));
+            }
+        };
+        let c = ctx.colours[side];
+        if let Some(a) = allowed
+            && elapsed > a
+        {
+            let fen = g.to_fen();
+            let why = format!(
+                "{c} loses on time ({elapsed} ms, {} ms allowed)",
+                a - margin
+            );
+            return Some(if can_mate(cfg.variant, &fen, 1 - side) {
+                Verdict::win(1 - side, why, Termination::TimeForfeit)
+            } else {
+                Verdict::draw(
+                    format!("{why}, {} cannot mate", ctx.colours[1 - side]),
+                    Termination::TimeForfeit,
+                )
+            });
+        }
+        let word = line.split_whitespace().nth(1).unwrap_or("(none)");
+        let mv = match g.parse_choice(word) {
+            Ok(m) => m,
+            Err(e) => {
+                return Some(Verdict::win(
+                    1 - side,
+                    format!("{c} makes an illegal move: {word} ({e})"),
+                    Termination::IllegalMove,
+                ));
+            }
+        };
+        chances.len = 0;
+        let outcome = if g.chance(mv, &mut chances) {
+            let total = chances.total();
+            let mut r = rng.random_range(0..total);
+            let mut pick = chances.outcomes[0].0;
+            for &(o, w) in chances.as_slice() {
+                if r < w as u32 {
+                    pick = o;
+                    break;
+                }
+                r -= w as u32;
+            }
+            pick
+        } else {
+            crate::game::NO_OUTCOME
+        };
+        let text = g.move_outcome_to_string(mv, outcome);
+        g.make(mv, outcome);
+        if let Some(cl) = clocks[side].as_mut() {
+            cl.remaining_ms -= elapsed as i64;
+            cl.remaining_ms += cl.tc.inc_ms as i64;
+            cl.moves_in_period += 1;
+            if cl.tc.moves == Some(cl.moves_in_period) {
+                cl.remaining_ms += cl.tc.base_ms as i64;
+                cl.moves_in_period = 0;
+            }
+        }
+        moves.push(MoveRecord {
+            text: text.clone(),
+            info,
+            time_ms: elapsed,
+        });
+        texts.push(text);
+
+        // Score adjudication, as cutechess does it: a move without a score resets.
+        let score = info.score.map(|s| s.cp());
+        last_score[side] = score;
+        if let Some(d) = cfg.draw {
+            match score {
+                Some(s) if s.abs() <= d.score => draw_count += 1,
+                _ => draw_count = 0,
+            }
+            if (texts.len() as u32) / 2 >= d.movenumber && draw_count >= 2 * d.movecount {
+                return Some(Verdict::draw(
+                    format!(
+                        "adjudication, scores within {:.2} for {} moves",
+                        d.score as f64 / 100.0,
+                        d.movecount
+                    ),
+                    Termination::Adjudication,
+                ));
+            }
+        }
+        if let Some(r) = cfg.resign {
+            let agrees = !r.twosided || last_score[1 - side].is_some_and(|o| o >= r.score);
+            match score {
+                Some(s) if s <= -r.score && agrees => resign_count[side] += 1,
+                _ => resign_count[side] = 0,
+            }
+            if resign_count[side] >= r.movecount {
+                return Some(Verdict::win(
+                    1 - side,
+                    format!(
+                        "adjudication, {c}'s score at or below {:.2} for {} moves",
+                        -r.score as f64 / 100.0,
+                        r.movecount
+                    ),
+                    Termination::Adjudication,
+                ));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mating_material() {
+        let v = Variant::Chess;
+        assert!(!can_mate(v, "4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0));
+        assert!(!can_mate(v, "4k3/8/8/8/8/8/8/3NK3 w - - 0 1", 0));
+        assert!(can_mate(v, "4k3/7p/8/8/8/8/8/3NK3 w - - 0 1", 0));
+        assert!(can_mate(v, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 0));
+        assert!(!can_mate(v, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 1));
+        assert!(can_mate(
+            Variant::RevealChess,
+            "4k3/8/8/8/8/8/X7/4K3 w - - 0 1 P1",
+            0
+        ));
+        assert!(can_mate(Variant::MathChess, "anything", 0));
+    }
+
+    #[test]
+    fn date_format() {
+        let d = pgn_date();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"));
+    }
+}

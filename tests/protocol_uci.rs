@@ -1,0 +1,997 @@
+//! End-to-end tests of the protocol (protocol.md): the `tinh` binary driven through pipes,
+//! as a GUI or match runner would. Every read has a timeout (a reader thread feeds a
+//! channel; `recv_timeout`), so a misbehaving engine fails a test instead of hanging it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// Long enough for anything that must happen on a loaded 2-core machine.
+const PATIENCE: Duration = Duration::from_secs(60);
+/// How long we watch for something that must NOT happen (a premature `bestmove`).
+const QUIET: Duration = Duration::from_millis(400);
+
+const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const REVEAL_START: &str =
+    "xxxxkxxx/xxxxxxxx/8/8/8/8/XXXXXXXX/XXXXKXXX w KQkq - 0 1 Q1R2B2N2P8q1r2b2n2p8";
+const MATH_START: &str = "r9r8r7r6r5r4r3r2r1/4r04/9/9/9/9/9/9/9/4b04/b1b2b3b4b5b6b7b8b9 b 1";
+
+struct Tinh {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<String>,
+    /// Everything exchanged so far, for failure messages.
+    transcript: Vec<String>,
+}
+
+impl Tinh {
+    fn start(args: &[&str]) -> Tinh {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tinh"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start tinh");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        Tinh {
+            stdin: child.stdin.take(),
+            child,
+            rx,
+            transcript: Vec::new(),
+        }
+    }
+
+    fn fail(&self, msg: &str) -> ! {
+        panic!("{msg}\n--- transcript ---\n{}", self.transcript.join("\n"));
+    }
+
+    fn send(&mut self, line: &str) {
+        self.transcript.push(format!(">> {line}"));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write to tinh");
+        stdin.flush().unwrap();
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.transcript.push(format!(">> {bytes:?}"));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to tinh");
+        stdin.flush().unwrap();
+    }
+
+    fn recv(&mut self, timeout: Duration) -> Option<String> {
+        match self.rx.recv_timeout(timeout) {
+            Ok(l) => {
+                self.transcript.push(format!("<< {l}"));
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Read lines until one satisfies `pred`; returns the lines before it and it.
+    fn until(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> (Vec<String>, String) {
+        let deadline = Instant::now() + PATIENCE;
+        let mut before = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.recv(left) {
+                Some(l) if pred(&l) => return (before, l),
+                Some(l) => before.push(l),
+                None => self.fail(&format!("no {what} in time")),
+            }
+        }
+    }
+
+    /// `isready`, and every line that came before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until("readyok", |l| l == "readyok").0
+    }
+
+    /// Send a command and check that it answers nothing at all.
+    fn silent(&mut self, cmd: &str) {
+        self.send(cmd);
+        let lines = self.sync();
+        if !lines.is_empty() {
+            self.fail(&format!("'{cmd}' answered {lines:?}"));
+        }
+    }
+
+    /// Send bad input: it must answer exactly one `info string error:` line.
+    fn rejected(&mut self, cmd: &str) -> String {
+        self.send(cmd);
+        // A search may be running: its progress lines are not the answer.
+        let lines: Vec<String> = self
+            .sync()
+            .into_iter()
+            .filter(|l| !l.starts_with("info depth "))
+            .collect();
+        if lines.len() != 1 || !lines[0].starts_with("info string error: ") {
+            self.fail(&format!("'{cmd}' answered {lines:?}, not one error line"));
+        }
+        lines[0].clone()
+    }
+
+    /// Run a `go`, check its output, and return the `bestmove` line's move (None for
+    /// `(none)`) and the `info` lines. Also checks that no second `bestmove` follows.
+    fn go(&mut self, cmd: &str) -> (Option<String>, Vec<String>) {
+        self.send(cmd);
+        let (infos, best) = self.until("bestmove", |l| l.starts_with("bestmove"));
+        for l in &infos {
+            if !l.starts_with("info ") {
+                self.fail(&format!("non-info line before bestmove: {l}"));
+            }
+            if let Err(e) = check_info_line(l) {
+                self.fail(&format!("bad info line '{l}': {e}"));
+            }
+        }
+        let extra = self.sync();
+        if !extra.is_empty() {
+            self.fail(&format!("lines after bestmove: {extra:?}"));
+        }
+        let toks: Vec<&str> = best.split_whitespace().collect();
+        let ok = match toks.len() {
+            2 => true,
+            4 => toks[2] == "ponder",
+            _ => false,
+        };
+        if !ok {
+            self.fail(&format!("malformed '{best}'"));
+        }
+        let mv = (toks[1] != "(none)").then(|| toks[1].to_string());
+        (mv, infos)
+    }
+
+    /// `go perft N`: the divide lines (move, count) and the total.
+    fn perft(&mut self, depth: u32) -> (Vec<(String, u64)>, u64) {
+        self.send(&format!("go perft {depth}"));
+        let (lines, total) = self.until("Nodes searched", |l| l.starts_with("Nodes searched: "));
+        let total: u64 = total["Nodes searched: ".len()..].parse().unwrap();
+        let mut divide = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            if l.is_empty() {
+                if i + 1 != lines.len() {
+                    self.fail("empty line before the end of the divide");
+                }
+                continue;
+            }
+            let Some((m, n)) = l.split_once(": ") else {
+                self.fail(&format!("bad divide line '{l}'"));
+            };
+            divide.push((m.to_string(), n.parse::<u64>().unwrap()));
+        }
+        if lines.last().map(String::as_str) != Some("") {
+            self.fail("no empty line before 'Nodes searched'");
+        }
+        let sum: u64 = divide.iter().map(|(_, n)| n).sum();
+        if depth > 0 && sum != total {
+            self.fail(&format!("divide sums to {sum}, total says {total}"));
+        }
+        (divide, total)
+    }
+
+    /// The `d` output.
+    fn display(&mut self) -> Vec<String> {
+        self.send("d");
+        let lines = self.sync();
+        if lines.is_empty() {
+            self.fail("'d' printed nothing");
+        }
+        lines
+    }
+
+    /// Wait for the process to end; None if it does not within `limit`.
+    fn wait_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(st) = self.child.try_wait().unwrap() {
+                return Some(st);
+            }
+            if Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        if self.wait_exit(PATIENCE).is_none() {
+            self.fail("did not exit after quit");
+        }
+    }
+}
+
+impl Drop for Tinh {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An `info` line in the documented grammar (protocol.md, "Output").
+fn check_info_line(l: &str) -> Result<(), String> {
+    let t: Vec<&str> = l.split_whitespace().collect();
+    if t.first() != Some(&"info") {
+        return Err("not info".into());
+    }
+    if t.get(1) == Some(&"string") {
+        return Ok(());
+    }
+    let mut i = 1;
+    let mut seen_score = false;
+    while i < t.len() {
+        match t[i] {
+            "depth" | "seldepth" | "multipv" | "nodes" | "nps" | "hashfull" | "time"
+            | "currmovenumber" => {
+                t.get(i + 1)
+                    .and_then(|v| v.parse::<u64>().ok())
+                    .ok_or(format!("'{}' without a number", t[i]))?;
+                i += 2;
+            }
+            "currmove" => {
+                t.get(i + 1).ok_or("currmove without a move")?;
+                i += 2;
+            }
+            "score" => {
+                match t.get(i + 1) {
+                    Some(&"cp") | Some(&"mate") => {}
+                    _ => return Err("score not cp/mate".into()),
+                }
+                t.get(i + 2)
+                    .and_then(|v| v.parse::<i64>().ok())
+                    .ok_or("score without a number")?;
+                i += 3;
+                if matches!(t.get(i), Some(&"lowerbound") | Some(&"upperbound")) {
+                    i += 1;
+                }
+                seen_score = true;
+            }
+            "pv" => {
+                if i + 1 >= t.len() {
+                    return Err("empty pv".into());
+                }
+                if !seen_score {
+                    return Err("pv without score".into());
+                }
+                return Ok(());
+            }
+            other => return Err(format!("unknown key '{other}'")),
+        }
+    }
+    Ok(())
+}
+
+/// The `info depth ... score ...` lines (iterations) among `go` output.
+fn iterations(infos: &[String]) -> Vec<&String> {
+    infos
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" score "))
+        .collect()
+}
+
+/// The divide entry naming the played move `choice` (player notation, as `bestmove`
+/// gives it) with an outcome: what a referee sends in `position ... moves`. Reveal Chess
+/// needs the reveal letter; any type still in the pool is legal, and `pick` chooses
+/// among them (cycling, so that games see every kind of reveal).
+fn with_outcome(divide: &[(String, u64)], choice: &str, pick: usize) -> Option<String> {
+    let found: Vec<&String> = divide
+        .iter()
+        .map(|(m, _)| m)
+        .filter(|m| {
+            m.as_str() == choice
+                || (m.len() == choice.len() + 1
+                    && m.starts_with(choice)
+                    && m.chars().last().unwrap().is_ascii_uppercase())
+        })
+        .collect();
+    (!found.is_empty()).then(|| found[pick % found.len()].clone())
+}
+
+/// Play `plies` plies with `go` commands from `start` (a `position` prefix), checking
+/// each move's notation against the divide, and return the moves played.
+fn play_out(t: &mut Tinh, start: &str, plies: usize, gos: &[&str]) -> Vec<String> {
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..plies {
+        let pos = if moves.is_empty() {
+            start.to_string()
+        } else {
+            format!("{start} moves {}", moves.join(" "))
+        };
+        t.silent(&format!("position {pos}"));
+        let (best, infos) = t.go(gos[ply % gos.len()]);
+        let Some(best) = best else {
+            break;
+        };
+        if gos[ply % gos.len()].contains("depth") && iterations(&infos).is_empty() {
+            t.fail("a depth search reported no iteration");
+        }
+        if best.chars().any(|c| c.is_ascii_uppercase()) {
+            t.fail(&format!("bestmove '{best}' carries a reveal letter"));
+        }
+        let (divide, _) = t.perft(1);
+        let Some(played) = with_outcome(&divide, &best, ply) else {
+            t.fail(&format!("bestmove '{best}' is not a legal move here"));
+        };
+        moves.push(played);
+    }
+    moves
+}
+
+// ----- sessions --------------------------------------------------------------------------
+
+#[test]
+fn uci_handshake_lists_id_options_and_variant() {
+    let mut t = Tinh::start(&["uci"]);
+    t.send("uci");
+    let (lines, _) = t.until("uciok", |l| l == "uciok");
+    let has = |s: &str| lines.iter().any(|l| l == s);
+    assert!(
+        lines.iter().any(|l| l.starts_with("id name Tinh ")),
+        "{lines:?}"
+    );
+    assert!(has("id author The Tinh developers"));
+    for o in [
+        "option name UCI_Variant type combo default mathchess var mathchess var revealchess var chess",
+        "option name Hash type spin default 64 min 1 max 65536",
+        "option name Threads type spin default 1 min 1 max 256",
+        "option name MultiPV type spin default 1 min 1 max 256",
+        "option name Clear Hash type button",
+        "option name Ponder type check default false",
+        "option name Move Overhead type spin default 30 min 0 max 5000",
+        "option name PointTarget type spin default 0 min 0 max 45",
+    ] {
+        assert!(has(o), "missing '{o}' in {lines:?}");
+    }
+    assert!(has(&format!(
+        "info string variant mathchess files 9 ranks 11 startpos {MATH_START}"
+    )));
+    assert_eq!(t.sync(), Vec::<String>::new());
+    t.quit();
+}
+
+#[test]
+fn variant_option_announces_board_and_resets_position() {
+    let mut t = Tinh::start(&[]);
+    t.silent("position startpos moves c1c4");
+    let moved = t.display();
+    t.send("setoption name uci_variant value Chess");
+    let (_, l) = t.until("variant line", |l| l.starts_with("info string variant"));
+    assert_eq!(
+        l,
+        format!("info string variant chess files 8 ranks 8 startpos {CHESS_START}")
+    );
+    assert_eq!(t.perft(1).1, 20);
+    t.send("setoption name UCI_Variant value revealchess");
+    let (_, l) = t.until("variant line", |l| l.starts_with("info string variant"));
+    assert_eq!(
+        l,
+        format!("info string variant revealchess files 8 ranks 8 startpos {REVEAL_START}")
+    );
+    t.send("setoption name UCI_Variant value mathchess");
+    let (_, l) = t.until("variant line", |l| l.starts_with("info string variant"));
+    assert_eq!(
+        l,
+        format!("info string variant mathchess files 9 ranks 11 startpos {MATH_START}")
+    );
+    // Back at the start, not at the position set before the switch.
+    assert_ne!(t.display(), moved);
+    t.silent("position startpos moves c1c4");
+    assert_eq!(t.display(), moved);
+    t.quit();
+}
+
+#[test]
+fn mathchess_session() {
+    let mut t = Tinh::start(&[]);
+    t.send("uci");
+    t.until("uciok", |l| l == "uciok");
+    t.silent("setoption name Hash value 16");
+    t.silent("setoption name Threads value 2");
+    t.silent("ucinewgame");
+    t.silent("position startpos");
+    let start = t.display();
+    assert!(
+        start.iter().any(|l| l.contains(MATH_START)),
+        "no FEN in {start:?}"
+    );
+    let eval = {
+        t.send("eval");
+        t.sync()
+    };
+    assert!(eval.iter().any(|l| l.starts_with("Static evaluation: ")));
+    assert!(eval[0].contains("Blue") && eval[0].contains("Red"));
+    let (divide, total) = t.perft(1);
+    assert_eq!(divide.len() as u64, total);
+    assert!(divide.iter().any(|(m, _)| m == "c1c4"));
+    assert!(t.perft(2).1 > total);
+    let moves = play_out(
+        &mut t,
+        "startpos",
+        8,
+        &[
+            "go depth 2",
+            "go nodes 3000",
+            "go movetime 50",
+            "go wtime 2000 btime 2000 winc 20 binc 20",
+        ],
+    );
+    assert_eq!(moves.len(), 8, "game ended early: {moves:?}");
+    // searchmoves restricts the root.
+    t.silent("position startpos");
+    let (best, _) = t.go("go depth 2 searchmoves d1d3");
+    assert_eq!(best.as_deref(), Some("d1d3"));
+    // The same moves from the start position's FEN give the same position.
+    t.silent(&format!("position startpos moves {}", moves.join(" ")));
+    let a = t.display();
+    t.silent(&format!(
+        "position fen {MATH_START} moves {}",
+        moves.join(" ")
+    ));
+    assert_eq!(t.display(), a);
+    t.quit();
+}
+
+#[test]
+fn revealchess_session_with_reveal_and_backup_letters() {
+    let mut t = Tinh::start(&["--variant", "revealchess"]);
+    t.send("uci");
+    let (lines, _) = t.until("uciok", |l| l == "uciok");
+    assert!(lines.iter().any(|l| l.contains("default revealchess")));
+    t.silent("ucinewgame");
+    t.silent("position startpos");
+    // Every shell move branches once per type in the pool: 20 moves x 5 types.
+    let (divide, total) = t.perft(1);
+    assert_eq!(total, 100);
+    for m in ["e2e4P", "e2e4Q", "e2e4R", "e2e4B", "e2e4N", "g1f3Q"] {
+        assert!(divide.iter().any(|(d, n)| d == m && *n == 1), "no {m}");
+    }
+    t.silent("position startpos moves e2e4P e7e5P g1f3N b8c6Q");
+    let moves = play_out(
+        &mut t,
+        "startpos",
+        8,
+        &["go depth 2", "go nodes 3000", "go movetime 50"],
+    );
+    assert!(!moves.is_empty());
+    // Reveal letters are required, must name a type the pool still has, and are
+    // refused on a move that reveals nothing.
+    t.silent("position startpos moves d2d4Q d7d5P");
+    let before = t.display();
+    let e = t.rejected("position startpos moves d2d4Q d7d5P e2e4Q");
+    assert!(e.contains("move 3") && e.contains("e2e4Q"), "{e}");
+    assert_eq!(t.display(), before);
+    let e = t.rejected("position startpos moves e2e4");
+    assert!(e.contains("move 1") && e.contains("e2e4"), "{e}");
+    t.rejected("position startpos moves e2e4P e7e5P e4e5P");
+    t.rejected("position startpos moves e2e4K");
+    let e = t.rejected("position startpos moves e2e4P e7e5N e1e2P");
+    assert!(e.contains("move 3") && e.contains("e1e2P"), "{e}");
+    assert_eq!(t.display(), before);
+    // A shell moving onto the last rank names its backup promotion before the reveal;
+    // `bestmove` carries the backup letter but never the reveal.
+    let fen = "4k3/8/8/8/8/8/8/X3K3 w - - 0 1 P1";
+    t.silent(&format!("position fen {fen}"));
+    let (divide, total) = t.perft(1);
+    // Shell on a1: a2..a7, b1..d1 (one outcome each, the pool is P1), a8 with four
+    // backup letters; king: d1 d2 e2 f2 f1.
+    assert_eq!(total, 18, "{divide:?}");
+    for m in ["a1a8qP", "a1a8rP", "a1a8bP", "a1a8nP", "a1a2P"] {
+        assert!(divide.iter().any(|(d, _)| d == m), "no {m} in {divide:?}");
+    }
+    t.silent(&format!("position fen {fen} moves a1a8qP"));
+    t.rejected(&format!("position fen {fen} moves a1a8"));
+    t.rejected(&format!("position fen {fen} moves a1a8P"));
+    t.rejected(&format!("position fen {fen} moves a1a8qQ"));
+    t.silent(&format!("position fen {fen}"));
+    let (best, _) = t.go("go depth 3 searchmoves a1a8q");
+    assert_eq!(best.as_deref(), Some("a1a8q"));
+    t.quit();
+}
+
+#[test]
+fn chess_session() {
+    let mut t = Tinh::start(&["--variant", "chess"]);
+    t.send("uci");
+    t.until("uciok", |l| l == "uciok");
+    t.silent("setoption name MultiPV value 2");
+    t.silent("ucinewgame");
+    t.silent("position startpos");
+    assert_eq!(t.perft(1).1, 20);
+    assert_eq!(t.perft(3).1, 8902);
+    let eval = {
+        t.send("eval");
+        t.sync()
+    };
+    assert!(eval[0].contains("White") && eval[0].contains("Black"));
+    let (best, infos) = t.go("go depth 3");
+    assert!(best.is_some());
+    // MultiPV 2: both lines reported.
+    assert!(infos.iter().any(|l| l.contains(" multipv 2 ")), "{infos:?}");
+    t.silent("setoption name MultiPV value 1");
+    let moves = play_out(
+        &mut t,
+        "startpos",
+        10,
+        &[
+            "go depth 2",
+            "go wtime 1000 btime 1000 winc 10 binc 10",
+            "go nodes 2000",
+            "go movetime 30",
+        ],
+    );
+    assert_eq!(moves.len(), 10, "{moves:?}");
+    // searchmoves restricts the root.
+    t.silent("position startpos");
+    let (best, _) = t.go("go depth 3 searchmoves a2a3");
+    assert_eq!(best.as_deref(), Some("a2a3"));
+    // Promotion letters: lower case.
+    t.silent("position fen 8/P6k/8/8/8/8/8/K7 w - - 0 1");
+    let (divide, _) = t.perft(1);
+    for m in ["a7a8q", "a7a8r", "a7a8b", "a7a8n"] {
+        assert!(divide.iter().any(|(d, _)| d == m), "no {m}");
+    }
+    t.silent("position fen 8/P6k/8/8/8/8/8/K7 w - - 0 1 moves a7a8q");
+    t.rejected("position fen 8/P6k/8/8/8/8/8/K7 w - - 0 1 moves a7a8");
+    t.quit();
+}
+
+#[test]
+fn mate_in_one_found_and_game_over_gives_none() {
+    let mut t = Tinh::start(&["--variant", "chess"]);
+    // Fool's mate: Black to move and mate.
+    t.silent("position startpos moves f2f3 e7e5 g2g4");
+    let (best, infos) = t.go("go depth 3");
+    assert_eq!(best.as_deref(), Some("d8h4"));
+    assert!(
+        infos.iter().any(|l| l.contains(" score mate 1 ")),
+        "{infos:?}"
+    );
+    // White is mated: no move.
+    t.silent("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    let (best, infos) = t.go("go depth 3");
+    assert_eq!(best, None);
+    assert!(infos.iter().any(|l| l == "info depth 0 score mate 0"));
+    // Stalemate: Black to move, no move.
+    t.silent("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    let (best, infos) = t.go("go movetime 100");
+    assert_eq!(best, None);
+    assert!(infos.iter().any(|l| l == "info depth 0 score cp 0"));
+    // Held for `go infinite` like any other result.
+    t.send("go infinite");
+    let early = t.sync();
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    t.send("stop");
+    let (_, l) = t.until("bestmove", |l| l.starts_with("bestmove"));
+    assert_eq!(l, "bestmove (none)");
+    t.quit();
+}
+
+// ----- concurrency -----------------------------------------------------------------------
+
+#[test]
+fn isready_answered_and_stop_works_during_go_infinite() {
+    for variant in ["mathchess", "revealchess", "chess"] {
+        let mut t = Tinh::start(&["--variant", variant]);
+        t.silent("position startpos");
+        t.send("go infinite");
+        for _ in 0..3 {
+            let lines = t.sync();
+            assert!(lines.iter().all(|l| l.starts_with("info")), "{lines:?}");
+        }
+        // Even a search that is finished keeps its result until `stop`.
+        std::thread::sleep(QUIET);
+        let lines = t.sync();
+        assert!(lines.iter().all(|l| l.starts_with("info")), "{lines:?}");
+        // A second `go` is refused and does not get its own `bestmove`.
+        t.send("go depth 1");
+        let lines = t.sync();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: go: a search is already running")),
+            "{lines:?}"
+        );
+        assert!(lines.iter().all(|l| !l.starts_with("bestmove")));
+        t.send("stop");
+        let (_, best) = t.until("bestmove", |l| l.starts_with("bestmove"));
+        assert!(best.starts_with("bestmove ") && best != "bestmove (none)");
+        let after = t.sync();
+        assert!(after.is_empty(), "after stop: {after:?}");
+        // `stop` with nothing running answers nothing; the engine still plays.
+        t.silent("stop");
+        let (best, _) = t.go("go depth 1");
+        assert!(best.is_some());
+        t.quit();
+    }
+}
+
+#[test]
+fn quit_and_end_of_input_end_a_running_search_promptly() {
+    let mut t = Tinh::start(&[]);
+    t.silent("position startpos");
+    t.send("go infinite");
+    t.sync();
+    t.send("quit");
+    let st = t.wait_exit(Duration::from_secs(10));
+    assert!(
+        st.is_some_and(|s| s.success()),
+        "no prompt exit after quit: {st:?}"
+    );
+
+    let mut t = Tinh::start(&["--variant", "chess"]);
+    t.send("go infinite");
+    t.sync();
+    t.stdin = None; // end of input
+    let st = t.wait_exit(Duration::from_secs(10));
+    assert!(
+        st.is_some_and(|s| s.success()),
+        "no prompt exit at end of input: {st:?}"
+    );
+}
+
+#[test]
+fn ponder_then_ponderhit_or_stop() {
+    let mut t = Tinh::start(&["--variant", "chess"]);
+    t.silent("setoption name Ponder value true");
+    t.silent("position startpos moves e2e4");
+    t.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    std::thread::sleep(QUIET);
+    let lines = t.sync();
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // The expected move was played: the search goes on as a timed one and ends by itself.
+    t.send("ponderhit");
+    let (_, best) = t.until("bestmove", |l| l.starts_with("bestmove"));
+    assert!(best != "bestmove (none)");
+    assert!(t.sync().is_empty());
+
+    // The opponent played something else: `stop`, then the real search.
+    t.silent("position startpos moves e2e4 e7e5");
+    t.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(QUIET);
+    assert!(t.sync().iter().all(|l| !l.starts_with("bestmove")));
+    t.send("stop");
+    t.until("bestmove", |l| l.starts_with("bestmove"));
+    assert!(t.sync().is_empty());
+    t.silent("position startpos moves e2e4 c7c5");
+    let (best, _) = t.go("go wtime 2000 btime 2000");
+    assert!(best.is_some());
+    // `ponderhit` with nothing running answers nothing.
+    t.silent("ponderhit");
+    t.quit();
+}
+
+// ----- bad input -------------------------------------------------------------------------
+
+#[test]
+fn bad_input_is_answered_and_changes_nothing() {
+    for (variant, good, fen, bad_fen, illegal, bad_syntax) in [
+        (
+            "mathchess",
+            "c1c4",
+            MATH_START,
+            "r9r8r7r6r5r4r3r2r1/4r04/9 b 1",
+            "c1c5",
+            "c1",
+        ),
+        (
+            "revealchess",
+            "e2e4P",
+            REVEAL_START,
+            "xxxxkxxx/xxxxxxxx/8/8/8/8/XXXXXXXX/XXXXKXXX w KQkq - 0 1 Q1",
+            "e2e5P",
+            "e2e4PP",
+        ),
+        (
+            "chess",
+            "e2e4",
+            CHESS_START,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1",
+            "e2e5",
+            "e9e4",
+        ),
+    ] {
+        let mut t = Tinh::start(&["--variant", variant]);
+        t.silent(&format!("position fen {fen} moves {good}"));
+        let kept = t.display();
+        let count = t.perft(2).1;
+
+        let e = t.rejected("frobnicate now");
+        assert_eq!(e, "info string error: unknown command 'frobnicate'");
+        t.rejected("position");
+        t.rejected("position startpos e2e4");
+        t.rejected("position fen");
+        t.rejected(&format!("position fen {bad_fen}"));
+        t.rejected("position fen hello world");
+        let e = t.rejected(&format!("position startpos moves {good} {illegal}"));
+        assert!(e.contains("move 2") && e.contains(illegal), "{e}");
+        let e = t.rejected(&format!("position startpos moves {bad_syntax}"));
+        assert!(e.contains("move 1"), "{e}");
+        t.rejected(&format!("position fen {fen} moves {good} {good}"));
+        t.rejected("setoption name Hash value 0");
+        t.rejected("setoption name Hash value 99999999");
+        t.rejected("setoption name Threads value many");
+        t.rejected("setoption name MultiPV value 0");
+        t.rejected("setoption name Move Overhead value -1");
+        t.rejected("setoption name PointTarget value 46");
+        t.rejected("setoption name Ponder value perhaps");
+        t.rejected("setoption name UCI_Variant value xiangqi");
+        t.rejected("setoption name NoSuchOption value 1");
+        t.rejected("setoption Hash 16");
+        t.rejected("go depth");
+        t.rejected("go depth -3");
+        t.rejected("go depth x");
+        t.rejected("go nodes 1e6");
+        t.rejected("go movetime 0");
+        t.rejected("go wtime");
+        t.rejected("go sideways 3");
+        t.rejected("go searchmoves");
+        t.rejected("go searchmoves zz99");
+        t.rejected(&format!("go depth 1 searchmoves {illegal}"));
+        t.rejected("go perft");
+        t.rejected("go perft x");
+        t.rejected("go perft -1");
+
+        // The position is the one from before all of that, and the engine still serves.
+        assert_eq!(t.display(), kept);
+        assert_eq!(t.perft(2).1, count);
+        let (best, _) = t.go("go depth 1");
+        assert!(best.is_some());
+        // Not UTF-8, blank lines, stray whitespace: nothing breaks.
+        t.send_raw(b"\xff\xfe\n");
+        let lines = t.sync();
+        assert!(
+            lines.len() == 1 && lines[0].starts_with("info string error: unknown command"),
+            "{lines:?}"
+        );
+        t.silent("");
+        t.silent("   ");
+        t.send("  isready  ");
+        t.until("readyok", |l| l == "readyok");
+        t.quit();
+    }
+}
+
+#[test]
+fn options_apply_and_perft_zero() {
+    let mut t = Tinh::start(&["--variant", "chess"]);
+    for o in [
+        "setoption name hash value 1",
+        "setoption name HASH value 32",
+        "setoption name Clear Hash",
+        "setoption name clear hash",
+        "setoption name Threads value 4",
+        "setoption name Move Overhead value 100",
+        "setoption name PointTarget value 25",
+        "setoption name Ponder value false",
+    ] {
+        t.silent(o);
+    }
+    assert_eq!(t.perft(0).1, 1);
+    // Threads also parallelise `go perft`; the count is the same.
+    assert_eq!(t.perft(3).1, 8902);
+    let (best, _) = t.go("go depth 2");
+    assert!(best.is_some());
+    // Options that need the searcher idle are refused mid-search.
+    t.send("go infinite");
+    t.sync();
+    t.rejected("setoption name Hash value 8");
+    t.rejected("ucinewgame");
+    t.send("stop");
+    t.until("bestmove", |l| l.starts_with("bestmove"));
+    t.silent("setoption name Hash value 8");
+    t.silent("ucinewgame");
+    t.quit();
+}
+
+// ----- analyse ---------------------------------------------------------------------------
+
+#[test]
+fn analyse_prints_board_iterations_and_best_move() {
+    for args in [
+        vec!["analyse", "--depth", "3"],
+        vec![
+            "analyse",
+            "--variant",
+            "chess",
+            "--depth",
+            "3",
+            "--multipv",
+            "2",
+        ],
+        vec![
+            "analyse",
+            "--variant",
+            "revealchess",
+            "--moves",
+            "e2e4P e7e5N",
+            "--nodes",
+            "5000",
+        ],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tinh"))
+            .args(&args)
+            .output()
+            .expect("run analyse");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{args:?}: {text}");
+        assert!(
+            text.lines()
+                .any(|l| (l.starts_with("depth ") || l.starts_with("line "))
+                    && l.split(" pv ")
+                        .nth(1)
+                        .is_some_and(|pv| !pv.trim().is_empty())),
+            "{args:?}: {text}"
+        );
+        let best = text
+            .lines()
+            .find(|l| l.starts_with("best move: "))
+            .unwrap_or_else(|| panic!("{args:?}: {text}"));
+        assert!(!best.starts_with("best move: none"), "{text}");
+    }
+    // A bad FEN is an error, not a crash.
+    let out = Command::new(env!("CARGO_BIN_EXE_tinh"))
+        .args(["analyse", "--fen", "nonsense"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error"));
+}
+
+// ----- python-chess ----------------------------------------------------------------------
+
+/// python-chess's `chess.engine` plays a game against Tinh in chess mode: the handshake,
+/// options, `position ... moves`, `go` with depth, nodes and clocks, and `analyse`.
+/// Skipped (with a message) where python3 or the `chess` package is missing; `.ci/run`
+/// installs it.
+#[test]
+fn python_chess_plays_a_game() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python_chess_play.py");
+    let out = match Command::new("python3")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_tinh"))
+        .output()
+    {
+        Ok(o) => o,
+        Err(e) => {
+            println!("SKIPPED: cannot run python3: {e}");
+            return;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(77) {
+        println!("SKIPPED: {}", stdout.trim());
+        return;
+    }
+    assert!(
+        out.status.success(),
+        "python-chess game failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(stdout.contains("game ok"), "{stdout}");
+}
+
+#[test]
+fn repetition_ends_math_chess_but_only_allows_a_claim_in_chess() {
+    // Math Chess: the third occurrence is an automatic draw.
+    let mut t = Tinh::start(&[]);
+    let shuffle = "a1a2 i11i10 a2a1 i10i11";
+    t.silent(&format!("position startpos moves {shuffle} {shuffle}"));
+    let (best, infos) = t.go("go depth 2");
+    assert_eq!(best, None);
+    assert!(infos.iter().any(|l| l == "info depth 0 score cp 0"));
+    assert!(
+        infos
+            .iter()
+            .any(|l| l == "info string game over: threefold repetition"),
+        "{infos:?}"
+    );
+    // One occurrence fewer: play on.
+    t.silent(&format!(
+        "position startpos moves {shuffle} a1a2 i11i10 a2a1"
+    ));
+    assert!(t.go("go depth 2").0.is_some());
+    t.quit();
+
+    // Chess: threefold repetition may be claimed; the engine still plays.
+    let mut t = Tinh::start(&["--variant", "chess"]);
+    let shuffle = "g1f3 g8f6 f3g1 f6g8";
+    t.silent(&format!("position startpos moves {shuffle} {shuffle}"));
+    assert!(t.go("go depth 2").0.is_some());
+    t.quit();
+}
+
+#[test]
+fn point_target_option_decides_math_chess_games() {
+    // Blue's 2 on a5 with its 1 on a6 as support captures Red's 9 on a7 (2 - 1 = 1).
+    let fen = "1r8r7r6r5r4r3r2r1/4r04/9/9/r98/b18/b28/9/9/4b04/2b3b4b5b6b7b8b9 b 1";
+    let mut t = Tinh::start(&[]);
+    t.silent("setoption name PointTarget value 9");
+    t.silent(&format!("position fen {fen}"));
+    assert!(t.display().iter().any(|l| l.contains("Point target: 9")));
+    t.silent(&format!("position fen {fen} moves a5a7"));
+    let (best, infos) = t.go("go depth 2");
+    assert_eq!(best, None);
+    assert!(infos.iter().any(|l| l == "info depth 0 score mate 0"));
+    assert!(
+        infos
+            .iter()
+            .any(|l| l == "info string game over: point target"),
+        "{infos:?}"
+    );
+    // The game is decided: no move may follow.
+    t.rejected(&format!("position fen {fen} moves a5a7 e10e9"));
+    // Switched off, it applies to the current position at once: Red plays on.
+    t.silent("setoption name PointTarget value 0");
+    assert!(t.go("go depth 2").0.is_some());
+    // A target above the points captured does not end the game either.
+    t.silent("setoption name PointTarget value 10");
+    t.silent(&format!("position fen {fen} moves a5a7"));
+    assert!(t.go("go depth 2").0.is_some());
+    // The start search finds the capture that reaches the target.
+    t.silent("setoption name PointTarget value 9");
+    t.silent(&format!("position fen {fen}"));
+    let (best, infos) = t.go("go depth 3");
+    assert_eq!(best.as_deref(), Some("a5a7"));
+    assert!(
+        infos.iter().any(|l| l.contains(" score mate 1 ")),
+        "{infos:?}"
+    );
+    t.quit();
+}
+
+#[test]
+fn exactly_one_bestmove_per_go_under_racing_stops() {
+    let mut t = Tinh::start(&["--variant", "chess"]);
+    t.silent("position startpos moves e2e4");
+    // `stop` right behind `go` (before the search has done anything), `stop` after a
+    // search that has already answered, and `ponderhit` + `stop` together: each `go`
+    // answers exactly once.
+    for i in 0..30 {
+        let go = match i % 3 {
+            0 => "go infinite",
+            1 => "go depth 1",
+            _ => "go ponder movetime 20",
+        };
+        t.send(go);
+        if i % 3 == 2 {
+            t.send("ponderhit");
+        }
+        t.send("stop");
+        t.send("stop");
+        let lines = t.sync();
+        let n = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        let ok = n == 1
+            && lines
+                .iter()
+                .all(|l| l.starts_with("info ") || l.starts_with("bestmove "))
+            && !lines.iter().any(|l| l == "bestmove (none)");
+        if !ok {
+            t.fail(&format!("'{go}' + stop answered {lines:?}"));
+        }
+    }
+    t.quit();
+}
