@@ -317,10 +317,9 @@ pub fn format(p: &Pos, chess: bool) -> String {
 pub fn pools_string(p: &Pos) -> String {
     let mut s = String::new();
     for c in 0..2 {
-        for i in 0..5 {
-            let n = p.pool[c][i];
+        for (&n, &letter) in p.pool[c].iter().zip(&POOL_LETTER) {
             if n > 0 {
-                let l = POOL_LETTER[i] as char;
+                let l = letter as char;
                 s.push(if c == WHITE {
                     l
                 } else {

@@ -141,25 +141,10 @@ impl Game for Board {
     }
 
     fn generate_moves(&self, list: &mut MoveList<Move>) {
-        let mut buf = [0u16; MAX_MOVES];
-        let mut c = Collect {
-            out: &mut buf,
-            len: 0,
-        };
-        self.pos.generate(&mut c);
-        let n = c.len;
-        for &m in &buf[..n] {
-            list.push(Move(m));
-        }
+        self.pos.generate(&mut Collect(list));
     }
     fn generate_noisy(&self, list: &mut MoveList<Move>) {
-        let mut all = MoveList::new();
-        self.generate_moves(&mut all);
-        for &m in all.iter() {
-            if self.is_noisy(m) {
-                list.push(m);
-            }
-        }
+        self.pos.generate_noisy(&mut Collect(list));
     }
     fn is_capture(&self, mv: Move) -> bool {
         let p = &self.pos;

@@ -4,7 +4,9 @@
 //! keeps the previous value); legal move generation with pin and check masks into a
 //! `Sink` (a move list, or a counter for bulk-counting perft); the fast perft.
 
+use super::Move;
 use super::bitboard::*;
+use crate::game::MoveList;
 
 pub const PAWN: usize = 0;
 pub const KNIGHT: usize = 1;
@@ -89,7 +91,7 @@ const fn splitmix(state: &mut u64) -> u64 {
 }
 
 const fn build_zobrist() -> Zobrist {
-    let mut s = 0x5EED_0F_7E_11_u64;
+    let mut s = 0x005E_ED0F_7E11_u64;
     let mut z = Zobrist {
         piece: [[[0; 64]; 6]; 2],
         fd: [0; 64],
@@ -252,17 +254,13 @@ impl Sink for Counter {
     }
 }
 
-/// Collects moves as u16 codes.
-pub struct Collect<'a> {
-    pub out: &'a mut [u16],
-    pub len: usize,
-}
+/// Collects moves into a move list.
+pub struct Collect<'a>(pub &'a mut MoveList<Move>);
 
 impl Collect<'_> {
     #[inline(always)]
     fn push(&mut self, m: u16) {
-        self.out[self.len] = m;
-        self.len += 1;
+        self.0.push(Move(m));
     }
 }
 
@@ -649,6 +647,16 @@ impl Pos {
     /// All legal moves into the sink.
     #[inline(always)]
     pub fn generate<S: Sink>(&self, s: &mut S) {
+        self.generate_impl::<S, false>(s)
+    }
+
+    /// Legal captures and promotions of revealed pawns (quiescence moves).
+    pub fn generate_noisy<S: Sink>(&self, s: &mut S) {
+        self.generate_impl::<S, true>(s)
+    }
+
+    #[inline(always)]
+    fn generate_impl<S: Sink, const NOISY: bool>(&self, s: &mut S) {
         let t = tables();
         let us = self.side as usize;
         let them = us ^ 1;
@@ -660,7 +668,7 @@ impl Pos {
 
         // King steps: tested with the king lifted off the board (sliders see through it).
         let occ_nk = occ ^ bit(ksq);
-        let mut kt = t.king[ksq] & !own;
+        let mut kt = t.king[ksq] & if NOISY { enemy } else { !own };
         let mut safe = 0;
         while kt != 0 {
             let to = lsb(kt);
@@ -680,6 +688,9 @@ impl Pos {
         } else {
             !own
         };
+        // Pieces only capture in NOISY mode; pawns still push onto the last rank.
+        let push_target = target;
+        let target = if NOISY { target & enemy } else { target };
 
         // Pins: enemy sliders on a line with the king and exactly one own piece between.
         let mut pinned = 0;
@@ -742,11 +753,13 @@ impl Pos {
                 continue;
             }
             let single = shift(set, up) & empty;
-            let double = shift(single & third, up) & empty & target;
-            let single = single & target;
-            s.pawns(single & !last, up, fdp);
+            let double = shift(single & third, up) & empty & push_target;
+            let single = single & push_target;
+            if !NOISY {
+                s.pawns(single & !last, up, fdp);
+                s.pawns(double, 2 * up, fdp);
+            }
             s.promos(single & last, up);
-            s.pawns(double, 2 * up, fdp);
             // Captures towards the a-file and the h-file.
             let (dl, dr) = (up - 1, up + 1);
             let capl = shift(set & !FILE_A, dl) & enemy & target;
@@ -761,11 +774,13 @@ impl Pos {
             let line = t.line[ksq][from];
             let fb = bit(from);
             let mut single = shift(fb, up) & empty;
-            let double = shift(single & third, up) & empty & target & line;
-            single &= target & line;
+            let double = shift(single & third, up) & empty & push_target & line;
+            single &= push_target & line;
             let caps = t.pawn[us][from] & enemy & target & line;
             for (b, d) in [(single, up), (double, 2 * up)] {
-                s.pawns(b & !last, d, fdp);
+                if !NOISY {
+                    s.pawns(b & !last, d, fdp);
+                }
                 s.promos(b & last, d);
             }
             for to in Bits(caps) {
@@ -784,7 +799,7 @@ impl Pos {
             }
         }
 
-        if checkers == 0 && self.castle != 0 {
+        if !NOISY && checkers == 0 && self.castle != 0 {
             let rights = if us == WHITE {
                 self.castle & 3
             } else {
@@ -852,16 +867,11 @@ impl Pos {
             self.generate(&mut c);
             return c.n;
         }
-        let mut buf = [0u16; crate::game::MAX_MOVES];
-        let mut col = Collect {
-            out: &mut buf,
-            len: 0,
-        };
-        self.generate(&mut col);
-        let n = col.len;
+        let mut list = MoveList::new();
+        self.generate(&mut Collect(&mut list));
         let us = self.side as usize;
         let mut nodes = 0;
-        for &m in &buf[..n] {
+        for &Move(m) in list.iter() {
             if self.fd != 0 && self.is_reveal(m) {
                 for i in 0..5 {
                     if self.pool[us][i] > 0 {
@@ -884,5 +894,81 @@ impl Pos {
     fn immediate_draw_fast(&self) -> bool {
         (self.half >= 150 || (self.bb[PAWN] | self.bb[ROOK] | self.bb[QUEEN]) == 0)
             && self.immediate_draw()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fen;
+    use super::*;
+
+    #[test]
+    fn shells_follow_the_starting_squares() {
+        assert_eq!(shell_of(WHITE, 0), Some(ROOK));
+        assert_eq!(shell_of(WHITE, 1), Some(KNIGHT));
+        assert_eq!(shell_of(WHITE, 3), Some(QUEEN));
+        assert_eq!(shell_of(WHITE, 4), None);
+        assert_eq!(shell_of(WHITE, 13), Some(PAWN));
+        assert_eq!(shell_of(WHITE, 20), None);
+        assert_eq!(shell_of(BLACK, 58), Some(BISHOP));
+        assert_eq!(shell_of(BLACK, 50), Some(PAWN));
+        assert_eq!(shell_of(BLACK, 10), None);
+    }
+
+    #[test]
+    fn zobrist_keys_are_distinct_and_non_zero() {
+        let z = &ZOBRIST;
+        let mut all: Vec<u64> = z.piece.iter().flatten().flatten().copied().collect();
+        all.extend(z.fd);
+        all.extend(z.pool.iter().flatten().flat_map(|v| v[1..].iter().copied()));
+        all.extend(&z.castle[1..]);
+        all.extend(z.ep);
+        all.push(z.side);
+        let n = all.len();
+        assert!(all.iter().all(|&k| k != 0));
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+
+    #[test]
+    fn counter_counts_what_the_list_holds() {
+        // Bulk counting = listed moves expanded by their reveal branches.
+        for f in [
+            fen::START_REVEAL,
+            "4k3/8/8/8/8/8/8/X3K2X w KQ - 0 1 R1P1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 -",
+            "x3k2x/1P6/8/8/8/8/8/4K3 b kq - 0 1 r1b1",
+        ] {
+            let p = fen::parse(f, false).unwrap();
+            let mut c = Counter::new(&p);
+            p.generate(&mut c);
+            let mut l = MoveList::new();
+            p.generate(&mut Collect(&mut l));
+            let types = p.pool[p.side as usize].iter().filter(|&&n| n > 0).count() as u64;
+            let want: u64 = l
+                .iter()
+                .map(|m| if p.is_reveal(m.0) { types } else { 1 })
+                .sum();
+            assert_eq!(c.n, want, "{f}");
+        }
+    }
+
+    #[test]
+    fn copy_make_keeps_the_key_incremental() {
+        let mut p = fen::parse(fen::START_REVEAL, false).unwrap();
+        for (m, o) in [
+            (mv(12, 28, 0), 5), // e2e4P
+            (mv(51, 35, 0), 5), // d7d5P
+            (mv(28, 35, 0), 0), // e4xd5
+            (mv(59, 35, 0), 1), // d8xd5Q
+        ] {
+            p.make::<true>(m, o);
+            assert_eq!(p.key, p.compute_key());
+        }
+        assert_eq!(
+            fen::format(&p, false),
+            "xxx1kxxx/xxx1xxxx/8/3q4/8/8/XXXX1XXX/XXXXKXXX w KQkq - 0 3 Q1R2B2N2P7r2b2n2p7"
+        );
     }
 }

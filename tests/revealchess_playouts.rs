@@ -1,0 +1,121 @@
+//! Seeded random playouts of Reveal Chess and chess: make/unmake (and null moves) restore
+//! every bit of the position, the incremental key always equals the key from scratch, FEN
+//! round-trips mid-game, and the fast perft equals `game::perft_generic`.
+
+use tinh::game::*;
+use tinh::revealchess::Board;
+
+/// xorshift64: tests need deterministic randomness, no crate.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn playouts(chess: bool, games: usize, seed: u64) -> (usize, usize) {
+    let mut rng = Rng(seed);
+    let (mut plies, mut perfts) = (0, 0);
+    for _ in 0..games {
+        let mut b = Board::startpos(chess);
+        for ply in 0..300 {
+            assert_eq!(b.key(), b.compute_key(), "key drift at {}", b.to_fen());
+            if b.game_end().is_some() || b.immediate_result().is_some() {
+                break;
+            }
+            let fen = b.to_fen();
+            let again = Board::from_fen(&fen, chess).unwrap();
+            assert_eq!(again.to_fen(), fen);
+            assert_eq!(again.key(), b.key(), "FEN loses key information: {fen}");
+            if ply % 7 == 3 {
+                let mut g = b.clone();
+                let d = if rng.below(4) == 0 { 3 } else { 2 };
+                assert_eq!(g.perft(d), perft_generic(&mut b, d), "perft {d} at {fen}");
+                perfts += 1;
+            }
+            let mut l = MoveList::new();
+            b.generate_moves(&mut l);
+            assert!(!l.is_empty());
+            // The noisy generator is exactly the noisy subset of all moves.
+            let mut noisy = MoveList::new();
+            b.generate_noisy(&mut noisy);
+            let mut want: Vec<u16> = l.iter().filter(|&&m| b.is_noisy(m)).map(|m| m.0).collect();
+            let mut got: Vec<u16> = noisy.iter().map(|m| m.0).collect();
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "noisy moves at {fen}");
+            // Every legal move: make / unmake restores the position exactly.
+            let before = *b.pos();
+            let hist = b.game_ply();
+            for &m in l.iter() {
+                let mut ch = ChanceList::default();
+                let o = if b.chance(m, &mut ch) {
+                    ch.as_slice()[rng.below(ch.len as u64) as usize].0
+                } else {
+                    NO_OUTCOME
+                };
+                b.make(m, o);
+                assert_eq!(
+                    b.key(),
+                    b.compute_key(),
+                    "{fen} {}",
+                    b.move_outcome_to_string(m, o)
+                );
+                // The mover's king is never left in check.
+                let p = b.pos();
+                let mover = 1 - p.side as usize;
+                assert!(!p.attacked(p.king_sq(mover), p.side as usize, p.occ()));
+                b.unmake();
+                assert_eq!(*b.pos(), before);
+                assert_eq!(b.game_ply(), hist);
+            }
+            if b.null_move_ok() && rng.below(5) == 0 {
+                b.make_null();
+                assert_eq!(b.key(), b.compute_key());
+                b.unmake_null();
+                assert_eq!(*b.pos(), before);
+            }
+            let m = l.get(rng.below(l.len() as u64) as usize);
+            let mut ch = ChanceList::default();
+            let o = if b.chance(m, &mut ch) {
+                // Weighted by the pool counts, as in a real game.
+                let mut r = rng.below(ch.total() as u64) as u32;
+                let mut pick = ch.outcomes[0].0;
+                for &(o, w) in ch.as_slice() {
+                    if r < w as u32 {
+                        pick = o;
+                        break;
+                    }
+                    r -= w as u32;
+                }
+                pick
+            } else {
+                NO_OUTCOME
+            };
+            // Notation round trip of the move actually played.
+            let s = b.move_outcome_to_string(m, o);
+            assert_eq!(b.parse_move(&s), Ok((m, o)), "{s} at {fen}");
+            b.make(m, o);
+            plies += 1;
+        }
+    }
+    (plies, perfts)
+}
+
+#[test]
+fn reveal_chess_playouts() {
+    let (plies, perfts) = playouts(false, 12, 0x1234_5678);
+    assert!(plies > 500 && perfts > 50, "{plies} {perfts}");
+}
+
+#[test]
+fn chess_playouts() {
+    let (plies, perfts) = playouts(true, 8, 0xDEAD_BEEF);
+    assert!(plies > 500 && perfts > 50, "{plies} {perfts}");
+}
