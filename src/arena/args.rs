@@ -129,7 +129,7 @@ impl TimeControl {
     /// The PGN `TimeControl` tag value: `40/60+0.5`, `10+0.1`.
     pub fn pgn(&self) -> String {
         let secs = |ms: u64| {
-            if ms % 1000 == 0 {
+            if ms.is_multiple_of(1000) {
                 format!("{}", ms / 1000)
             } else {
                 format!("{}", ms as f64 / 1000.0)

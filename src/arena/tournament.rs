@@ -297,7 +297,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             let done = summary.games_played;
             if decided.is_none()
                 && cfg.ratinginterval > 0
-                && done % cfg.ratinginterval as usize == 0
+                && done.is_multiple_of(cfg.ratinginterval as usize)
                 && done < total
             {
                 let _ = write!(o, "{}", report(cfg, &names, &summary.encounters));
