@@ -420,6 +420,7 @@ fn referee<G: Game>(
             pos_cmd.push_str(&texts.join(" "));
         }
         let go = go_line(&clocks, spec, side);
+        eng.drain();
         let sent = eng.send(&pos_cmd).and_then(|_| eng.send(&go));
         let t0 = Instant::now();
         let allowed = match (&clocks[side], spec.movetime_ms) {
