@@ -13,7 +13,7 @@ use std::time::Instant;
 /// Limit when none is given: deep enough to be worth reading, and capped in time so that
 /// the README's `cargo run --release -- analyse` answers within seconds on any machine.
 pub const DEFAULT_DEPTH: u32 = 10;
-pub const DEFAULT_TIME_CAP_MS: u64 = 10_000;
+pub const DEFAULT_TIME_CAP_MS: u64 = 5_000;
 
 #[derive(clap::Args, Debug, Clone)]
 #[command(group(clap::ArgGroup::new("limit").args(["depth", "movetime", "nodes"]).multiple(false)))]
@@ -25,7 +25,7 @@ pub struct AnalyseArgs {
     /// included in Reveal Chess).
     #[arg(long)]
     pub moves: Option<String>,
-    /// Search to this depth (default: depth 10, at most 10 s).
+    /// Search to this depth (default: depth 10, at most 5 s).
     #[arg(long)]
     pub depth: Option<u32>,
     /// Search for this many milliseconds.

@@ -11,7 +11,7 @@
 pub mod analyse;
 
 use crate::game::{Game, GameEnd, MoveList, Outcome};
-use crate::search::{self, Bound, Info, Limits, Options, Report, SearchResult, Searcher};
+use crate::search::{self, Bound, Features, Info, Limits, Options, Report, SearchResult, Searcher};
 use crate::variant::{Position, Variant};
 use crate::with_game;
 use std::io::{self, BufRead, Write};
@@ -266,6 +266,28 @@ const OPTIONS: &[OptSpec] = &[
             max: 45,
         },
     },
+    // Search features, on by default; switched off only to measure what each is worth
+    // (Tinh against itself without it, see README).
+    OptSpec {
+        name: "Search_NullMove",
+        kind: OptKind::Check { default: true },
+    },
+    OptSpec {
+        name: "Search_LMR",
+        kind: OptKind::Check { default: true },
+    },
+    OptSpec {
+        name: "Search_Futility",
+        kind: OptKind::Check { default: true },
+    },
+    OptSpec {
+        name: "Search_ChancePruning",
+        kind: OptKind::Check { default: true },
+    },
+    OptSpec {
+        name: "Search_Aspiration",
+        kind: OptKind::Check { default: true },
+    },
 ];
 
 /// Check a value for a spin option against its range (shared with `tinh analyse`).
@@ -340,6 +362,8 @@ pub enum SetOption {
     Ponder(bool),
     MoveOverhead(u64),
     PointTarget(u32),
+    /// One of the `Search_*` switches: (option name, on).
+    Feature(&'static str, bool),
 }
 
 /// Parse `setoption name <name words> [value <value words>]` (the arguments after
@@ -401,7 +425,11 @@ pub fn parse_setoption(args: &[&str]) -> Result<SetOption, String> {
                     ));
                 }
             };
-            Ok(SetOption::Ponder(b))
+            Ok(if spec.name == "Ponder" {
+                SetOption::Ponder(b)
+            } else {
+                SetOption::Feature(spec.name, b)
+            })
         }
         OptKind::Button => Ok(SetOption::ClearHash),
         OptKind::Combo => {
@@ -692,6 +720,7 @@ struct Settings {
     ponder: bool,
     move_overhead_ms: u64,
     point_target: u32,
+    features: Features,
 }
 
 /// The protocol's state: options, the current position, the searcher and the search in
@@ -743,6 +772,7 @@ impl Engine {
             ponder: false,
             move_overhead_ms: spin_default("Move Overhead") as u64,
             point_target: spin_default("PointTarget") as u32,
+            features: Features::default(),
         };
         let mut pos = variant.startpos();
         apply_point_target(&mut pos, settings.point_target);
@@ -918,6 +948,17 @@ impl Engine {
             SetOption::ClearHash => self.searcher.clear(),
             SetOption::Ponder(b) => self.settings.ponder = b,
             SetOption::MoveOverhead(ms) => self.settings.move_overhead_ms = ms,
+            SetOption::Feature(name, on) => {
+                let f = &mut self.settings.features;
+                match name {
+                    "Search_NullMove" => f.null_move = on,
+                    "Search_LMR" => f.lmr = on,
+                    "Search_Futility" => f.futility = on,
+                    "Search_ChancePruning" => f.chance_pruning = on,
+                    "Search_Aspiration" => f.aspiration = on,
+                    other => unreachable!("feature option {other}"),
+                }
+            }
             SetOption::PointTarget(t) => {
                 self.settings.point_target = t;
                 apply_point_target(&mut self.pos, t);
@@ -944,7 +985,7 @@ impl Engine {
             threads: self.settings.threads,
             multipv: self.settings.multipv,
             move_overhead_ms: self.settings.move_overhead_ms,
-            ..Options::default()
+            features: self.settings.features,
         }
     }
 

@@ -659,6 +659,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.features.futility
                 && depth <= 6
                 && static_eval.abs() < MATE_BOUND
+                && beta.abs() < MATE_BOUND
                 && static_eval - 80 * (depth - improving as i32) >= beta
             {
                 return static_eval;
@@ -702,7 +703,9 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut chances = ChanceList::default();
         while let Some(mv) = picker.pick() {
             let noisy = self.pos.is_noisy(mv);
-            if searched > 0 && !in_check && best > -MATE_BOUND && !noisy {
+            // Not while a mate is the bar to beat: a shorter mate may hide in the tail.
+            if searched > 0 && !in_check && best > -MATE_BOUND && alpha.abs() < MATE_BOUND && !noisy
+            {
                 // Futility: a quiet move cannot lift a hopeless eval this close to the leaves.
                 if self.features.futility && depth <= 5 && static_eval + 120 + 100 * depth <= alpha
                 {
