@@ -149,7 +149,7 @@ fn score_line(stdout: &str) -> (u32, u32, u32) {
     (nums[0], nums[1], nums[2])
 }
 
-fn tinh_vs_tinh(variant: Variant, seed: u64, pgn_path: &PathBuf) -> Run {
+fn tinh_vs_tinh(variant: Variant, seed: u64, pgn_path: &std::path::Path) -> Run {
     let args = words(&format!(
         "--engine cmd={BIN} name=tinh --engine cmd={BIN} name=tinh2 --variant {variant} \
          --games 2 --nodes 2000 --maxmoves 40 --seed {seed} --pgnout {} --ratinginterval 0",

@@ -63,7 +63,7 @@ Flags may be written with one or two dashes (-games / --games).
                         openings are repeated with colours swapped).
   --help                This text.
 
-Output: `Started game` lines on stderr; a `Finished game N (A vs B): RESULT {reason}` line
+Output: `Started game` and `Progress` lines on stderr; a `Finished game N (A vs B): RESULT {reason}` line
 per game, and the statistics (score W-L-D, Elo +/- 95% interval, LOS, draw ratio, pairs
 [LL, LD, DD/WL, WD, WW], SPRT LLR and decision) every --ratinginterval games and at the
 end, on stdout. Misbehaving engines lose the game: illegal move, crash/disconnect, stall,
@@ -129,7 +129,7 @@ impl TimeControl {
     /// The PGN `TimeControl` tag value: `40/60+0.5`, `10+0.1`.
     pub fn pgn(&self) -> String {
         let secs = |ms: u64| {
-            if ms % 1000 == 0 {
+            if ms.is_multiple_of(1000) {
                 format!("{}", ms / 1000)
             } else {
                 format!("{}", ms as f64 / 1000.0)

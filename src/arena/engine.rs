@@ -91,6 +91,12 @@ impl Engine {
         }
     }
 
+    /// Drop lines already waiting (late `info` of a finished search), so the next search's
+    /// output is not mixed with them.
+    pub fn drain(&mut self) {
+        while self.rx.try_recv().is_ok() {}
+    }
+
     /// Read lines until one whose first word is `word`, dropping the others through `seen`.
     pub fn wait_for(
         &mut self,

@@ -39,10 +39,11 @@ pub fn parse_line(variant: Variant, line: &str) -> Result<Position, String> {
                 first_err.get_or_insert(e);
             }
         }
-        if n == 4 && variant != Variant::MathChess {
-            if let Ok(p) = variant.from_fen(&format!("{fen} 0 1")) {
-                return Ok(p);
-            }
+        if n == 4
+            && variant != Variant::MathChess
+            && let Ok(p) = variant.from_fen(&format!("{fen} 0 1"))
+        {
+            return Ok(p);
         }
     }
     Err(first_err.unwrap_or_else(|| "empty line".into()))

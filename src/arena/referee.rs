@@ -227,8 +227,7 @@ pub fn play_game(
     let mut moves = Vec::new();
     let verdict = 'game: {
         // Start engines that are not running, then the new-game handshake.
-        for side in 0..2 {
-            let idx = job.players[side];
+        for (side, &idx) in job.players.iter().enumerate() {
             if slots[idx].is_none() {
                 match start_engine(cfg, &cfg.engines[idx], &names[idx]) {
                     Ok(e) => slots[idx] = Some(e),
@@ -266,10 +265,7 @@ pub fn play_game(
                 slots[job.players[side]] = None;
             }
         }
-        match v {
-            Some(v) => v,
-            None => return None,
-        }
+        v?
     };
     let (first_points, result) = match verdict.winner {
         Some(0) => (1.0, "1-0"),
@@ -424,6 +420,7 @@ fn referee<G: Game>(
             pos_cmd.push_str(&texts.join(" "));
         }
         let go = go_line(&clocks, spec, side);
+        eng.drain();
         let sent = eng.send(&pos_cmd).and_then(|_| eng.send(&go));
         let t0 = Instant::now();
         let allowed = match (&clocks[side], spec.movetime_ms) {

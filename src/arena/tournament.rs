@@ -295,9 +295,24 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
                 }
             }
             let done = summary.games_played;
+            if n == 2 {
+                let t = &summary.encounters[&(0, 1)];
+                eprintln!(
+                    "Progress: {done}/{total} games, {} {:.1} - {:.1} {} (W-L-D {}-{}-{})",
+                    names[0],
+                    t.points(),
+                    t.games() as f64 - t.points(),
+                    names[1],
+                    t.wins,
+                    t.losses,
+                    t.draws
+                );
+            } else {
+                eprintln!("Progress: {done}/{total} games");
+            }
             if decided.is_none()
                 && cfg.ratinginterval > 0
-                && done % cfg.ratinginterval as usize == 0
+                && done.is_multiple_of(cfg.ratinginterval as usize)
                 && done < total
             {
                 let _ = write!(o, "{}", report(cfg, &names, &summary.encounters));
