@@ -355,7 +355,7 @@ fn uci_handshake_lists_id_options_and_variant() {
         "option name MultiPV type spin default 1 min 1 max 256",
         "option name Clear Hash type button",
         "option name Ponder type check default false",
-        "option name Move Overhead type spin default 30 min 0 max 5000",
+        "option name Move Overhead type spin default 50 min 0 max 5000",
         "option name PointTarget type spin default 0 min 0 max 45",
     ] {
         assert!(has(o), "missing '{o}' in {lines:?}");

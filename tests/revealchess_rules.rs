@@ -474,7 +474,7 @@ fn notation_and_game_api() {
     assert_eq!(p.game_ply(), 1);
     assert_eq!(p.side_to_move(), 1);
     let d = p.display();
-    for s in ["Fen:", "Key:", "Pools: Q1R2B2N1P8q1r2b2n2p8", "x", "X", "N"] {
+    for s in ["FEN:", "Key:", "Pools: Q1R2B2N1P8q1r2b2n2p8", "x", "X", "N"] {
         assert!(d.contains(s), "display lacks {s}:\n{d}");
     }
     p.unmake();

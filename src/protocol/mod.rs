@@ -253,7 +253,7 @@ const OPTIONS: &[OptSpec] = &[
     OptSpec {
         name: "Move Overhead",
         kind: OptKind::Spin {
-            default: 30,
+            default: 50,
             min: 0,
             max: 5000,
         },

@@ -384,7 +384,7 @@ impl Game for Board {
         }
         s.push_str("  +---+---+---+---+---+---+---+---+\n");
         s.push_str("    a   b   c   d   e   f   g   h\n\n");
-        s.push_str(&format!("Fen: {}\n", self.to_fen()));
+        s.push_str(&format!("FEN: {}\n", self.to_fen()));
         s.push_str(&format!("Key: {:016X}\n", p.key));
         s.push_str(&format!(
             "Side to move: {}\n",

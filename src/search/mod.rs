@@ -76,7 +76,7 @@ impl Default for Options {
         Options {
             threads: 1,
             multipv: 1,
-            move_overhead_ms: 30,
+            move_overhead_ms: 50,
             features: Features::default(),
         }
     }
