@@ -62,6 +62,8 @@ impl FromStr for Variant {
 }
 
 /// A position of any variant. Generic code is reached through `with_game!`.
+/// Not boxed: a program holds a handful of these, and the search clones the board inside.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Position {
     Math(mathchess::Board),

@@ -43,8 +43,8 @@ impl TreeGame {
         2 + (self.h() % 4) as u16
     }
     fn outcomes(&self, mv: TMove, out: &mut ChanceList) -> bool {
-        let z = mix(self.h() ^ mv.0 as u64 * 77);
-        if z % 3 != 0 {
+        let z = mix(self.h() ^ (mv.0 as u64 * 77));
+        if !z.is_multiple_of(3) {
             return false;
         }
         let k = 2 + (z >> 8) % 3;
