@@ -133,6 +133,17 @@ impl ChanceList {
     pub fn as_slice(&self) -> &[(u8, u16)] {
         &self.outcomes[..self.len]
     }
+    /// The outcome a uniform draw `r` in `0..total()` lands on: each outcome takes a share
+    /// of the range equal to its weight (how referees and random playouts reveal).
+    pub fn pick(&self, mut r: u32) -> u8 {
+        for &(o, w) in self.as_slice() {
+            if r < w as u32 {
+                return o;
+            }
+            r -= w as u32;
+        }
+        self.outcomes[self.len.saturating_sub(1)].0
+    }
 }
 
 /// A move that fits in 16 bits, so the transposition table can store it.
@@ -271,4 +282,19 @@ pub fn perft_generic<G: Game>(pos: &mut G, depth: u32) -> u64 {
         }
     }
     nodes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pick_splits_the_range_by_weight() {
+        let mut ch = ChanceList::default();
+        ch.push(1, 1);
+        ch.push(5, 8);
+        ch.push(3, 2);
+        let picks: Vec<u8> = (0..ch.total()).map(|r| ch.pick(r)).collect();
+        assert_eq!(picks, [1, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3]);
+    }
 }

@@ -85,16 +85,7 @@ fn playouts(chess: bool, games: usize, seed: u64) -> (usize, usize) {
             let mut ch = ChanceList::default();
             let o = if b.chance(m, &mut ch) {
                 // Weighted by the pool counts, as in a real game.
-                let mut r = rng.below(ch.total() as u64) as u32;
-                let mut pick = ch.outcomes[0].0;
-                for &(o, w) in ch.as_slice() {
-                    if r < w as u32 {
-                        pick = o;
-                        break;
-                    }
-                    r -= w as u32;
-                }
-                pick
+                ch.pick(rng.below(ch.total() as u64) as u32)
             } else {
                 NO_OUTCOME
             };

@@ -183,16 +183,7 @@ fn random_walk<G: Game>(mut g: G, plies: usize, rng: &mut StdRng) -> Option<G> {
         let mv = list.get(rng.random_range(0..list.len()));
         chances.len = 0;
         let outcome = if g.chance(mv, &mut chances) {
-            let mut r = rng.random_range(0..chances.total());
-            let mut pick = chances.outcomes[0].0;
-            for &(o, w) in chances.as_slice() {
-                if r < w as u32 {
-                    pick = o;
-                    break;
-                }
-                r -= w as u32;
-            }
-            pick
+            chances.pick(rng.random_range(0..chances.total()))
         } else {
             NO_OUTCOME
         };

@@ -474,17 +474,7 @@ fn referee<G: Game>(
         };
         chances.len = 0;
         let outcome = if g.chance(mv, &mut chances) {
-            let total = chances.total();
-            let mut r = rng.random_range(0..total);
-            let mut pick = chances.outcomes[0].0;
-            for &(o, w) in chances.as_slice() {
-                if r < w as u32 {
-                    pick = o;
-                    break;
-                }
-                r -= w as u32;
-            }
-            pick
+            chances.pick(rng.random_range(0..chances.total()))
         } else {
             crate::game::NO_OUTCOME
         };
