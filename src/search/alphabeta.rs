@@ -204,68 +204,30 @@ impl<'a, G: Game> Worker<'a, G> {
             chances.len = 0;
             let has_chance = self.pos.chance(mv, &mut chances);
             let searched = i - pv_idx;
-            let mut score;
-            if searched == 0 {
-                score = self.move_value(
-                    mv,
-                    has_chance,
-                    &chances,
-                    depth - 1,
-                    alpha,
-                    beta,
-                    0,
-                    true,
-                    false,
-                );
+            let r = if searched > 0
+                && self.features.lmr
+                && depth >= 3
+                && searched >= 3
+                && !in_check
+                && !self.pos.is_noisy(mv)
+            {
+                (self.lmr[(depth as usize).min(63)][searched.min(63)] - 1).max(0)
             } else {
-                let r = if self.features.lmr
-                    && depth >= 3
-                    && searched >= 3
-                    && !in_check
-                    && !self.pos.is_noisy(mv)
-                {
-                    (self.lmr[(depth as usize).min(63)][searched.min(63)] - 1).max(0)
-                } else {
-                    0
-                };
-                score = self.move_value(
-                    mv,
-                    has_chance,
-                    &chances,
-                    depth - 1 - r,
-                    alpha,
-                    alpha + 1,
-                    0,
-                    false,
-                    true,
-                );
-                if score > alpha && r > 0 {
-                    score = self.move_value(
-                        mv,
-                        has_chance,
-                        &chances,
-                        depth - 1,
-                        alpha,
-                        alpha + 1,
-                        0,
-                        false,
-                        true,
-                    );
-                }
-                if score > alpha && score < beta {
-                    score = self.move_value(
-                        mv,
-                        has_chance,
-                        &chances,
-                        depth - 1,
-                        alpha,
-                        beta,
-                        0,
-                        true,
-                        false,
-                    );
-                }
-            }
+                0
+            };
+            let score = self.pvs_value(
+                mv,
+                has_chance,
+                &chances,
+                depth,
+                alpha,
+                beta,
+                0,
+                true,
+                false,
+                searched == 0,
+                r,
+            );
             if self.stopped {
                 return best;
             }
@@ -298,6 +260,59 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         best
+    }
+
+    /// Principal-variation search of one move at a node of `depth`: the first move with
+    /// the full window; later ones with a null window at depth reduced by `r`, again at
+    /// full depth if that beats alpha, and at a PV node with the full window if the value
+    /// lands inside it.
+    #[allow(clippy::too_many_arguments)]
+    fn pvs_value(
+        &mut self,
+        mv: G::Move,
+        has_chance: bool,
+        chances: &ChanceList,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+        first: bool,
+        r: i32,
+    ) -> Score {
+        let d = depth - 1;
+        if first {
+            return self.move_value(mv, has_chance, chances, d, alpha, beta, ply, pv_node, false);
+        }
+        let mut score = self.move_value(
+            mv,
+            has_chance,
+            chances,
+            d - r,
+            alpha,
+            alpha + 1,
+            ply,
+            false,
+            true,
+        );
+        if score > alpha && r > 0 {
+            score = self.move_value(
+                mv,
+                has_chance,
+                chances,
+                d,
+                alpha,
+                alpha + 1,
+                ply,
+                false,
+                !cut_node,
+            );
+        }
+        if pv_node && score > alpha && score < beta {
+            score = self.move_value(mv, has_chance, chances, d, alpha, beta, ply, true, false);
+        }
+        score
     }
 
     /// Value of playing `mv` here, from the mover's view, searched with (alpha, beta) and
@@ -722,72 +737,34 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             chances.len = 0;
             let has_chance = self.pos.chance(mv, &mut chances);
-            let mut score;
-            if searched == 0 {
-                score = self.move_value(
-                    mv,
-                    has_chance,
-                    &chances,
-                    depth - 1,
-                    alpha,
-                    beta,
-                    ply,
-                    pv_node,
-                    false,
-                );
+            let r = if searched > 0
+                && self.features.lmr
+                && depth >= 3
+                && searched >= 2 + pv_node as usize
+                && !noisy
+                && !in_check
+            {
+                let mut r = self.lmr[(depth as usize).min(63)][searched.min(63)];
+                r -= pv_node as i32;
+                r += cut_node as i32;
+                r -= (self.history.get(side, self.pos.history_index(mv)) / 8192).clamp(-1, 1);
+                r.clamp(0, depth - 2)
             } else {
-                let r = if self.features.lmr
-                    && depth >= 3
-                    && searched >= 2 + pv_node as usize
-                    && !noisy
-                    && !in_check
-                {
-                    let mut r = self.lmr[(depth as usize).min(63)][searched.min(63)];
-                    r -= pv_node as i32;
-                    r += cut_node as i32;
-                    r -= (self.history.get(side, self.pos.history_index(mv)) / 8192).clamp(-1, 1);
-                    r.clamp(0, depth - 2)
-                } else {
-                    0
-                };
-                score = self.move_value(
-                    mv,
-                    has_chance,
-                    &chances,
-                    depth - 1 - r,
-                    alpha,
-                    alpha + 1,
-                    ply,
-                    false,
-                    true,
-                );
-                if score > alpha && r > 0 {
-                    score = self.move_value(
-                        mv,
-                        has_chance,
-                        &chances,
-                        depth - 1,
-                        alpha,
-                        alpha + 1,
-                        ply,
-                        false,
-                        !cut_node,
-                    );
-                }
-                if pv_node && score > alpha && score < beta {
-                    score = self.move_value(
-                        mv,
-                        has_chance,
-                        &chances,
-                        depth - 1,
-                        alpha,
-                        beta,
-                        ply,
-                        true,
-                        false,
-                    );
-                }
-            }
+                0
+            };
+            let score = self.pvs_value(
+                mv,
+                has_chance,
+                &chances,
+                depth,
+                alpha,
+                beta,
+                ply,
+                pv_node,
+                cut_node,
+                searched == 0,
+                r,
+            );
             if self.stopped {
                 return 0;
             }
