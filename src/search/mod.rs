@@ -54,8 +54,9 @@ pub struct Limits {
     /// Search for a mate in this many moves (stops once one is found).
     pub mate: Option<u32>,
     pub infinite: bool,
-    /// Pondering: search without a time limit until `ponderhit` (then the clock starts)
-    /// or `stop`.
+    /// Pondering: search without a time limit until `ponderhit` or `stop`. After
+    /// `ponderhit` the clock limits apply, measured from the `go` (as Stockfish does), so a
+    /// long ponder is answered at once.
     pub ponder: bool,
     /// Restrict the root to these moves (player-choice notation).
     pub searchmoves: Vec<String>,
