@@ -109,18 +109,37 @@ impl<M: Copy + Default> MoveList<M> {
     }
 }
 
+/// Most outcomes one move can have (Reveal Chess's pool has five types).
+pub const MAX_OUTCOMES: usize = 8;
+
 /// The chance outcomes of one move: (outcome code, weight). Probability = weight / total.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct ChanceList {
-    pub outcomes: [(u8, u16); 8],
-    pub len: usize,
+    outcomes: [(u8, u16); MAX_OUTCOMES],
+    len: usize,
 }
 
 impl ChanceList {
+    /// Add an outcome. A game never lists more than `MAX_OUTCOMES` outcomes of one move,
+    /// nor a zero weight (it would never happen): both are bugs in the rules code.
     #[inline]
     pub fn push(&mut self, outcome: u8, weight: u16) {
+        assert!(self.len < MAX_OUTCOMES, "more than {MAX_OUTCOMES} chance outcomes");
+        debug_assert!(weight > 0, "an outcome of weight 0");
         self.outcomes[self.len] = (outcome, weight);
         self.len += 1;
+    }
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
     #[inline]
     pub fn total(&self) -> u32 {
@@ -132,6 +151,10 @@ impl ChanceList {
     #[inline]
     pub fn as_slice(&self) -> &[(u8, u16)] {
         &self.outcomes[..self.len]
+    }
+    /// Most likely outcomes first (a stable sort: equal weights keep the game's order).
+    pub fn sort_by_weight(&mut self) {
+        self.outcomes[..self.len].sort_by_key(|o| std::cmp::Reverse(o.1));
     }
     /// The outcome a uniform draw `r` in `0..total()` lands on: each outcome takes a share
     /// of the range equal to its weight (how referees and random playouts reveal).
@@ -262,7 +285,7 @@ pub fn perft_generic<G: Game>(pos: &mut G, depth: u32) -> u64 {
     let mut chances = ChanceList::default();
     let mut nodes = 0;
     for &mv in list.iter() {
-        chances.len = 0;
+        chances.clear();
         if pos.chance(mv, &mut chances) {
             for &(o, _) in chances.as_slice() {
                 if depth == 1 {

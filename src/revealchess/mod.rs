@@ -39,12 +39,19 @@ impl Move {
     }
 }
 
-/// Chance outcome codes: the type a face-down piece reveals as (pool order Q R B N P).
-pub const REVEAL_QUEEN: u8 = 1;
-pub const REVEAL_ROOK: u8 = 2;
-pub const REVEAL_BISHOP: u8 = 3;
-pub const REVEAL_KNIGHT: u8 = 4;
-pub const REVEAL_PAWN: u8 = 5;
+/// The chance outcome of revealing as the type with this letter (`Q R B N P`, the pool
+/// order): 1 + its index in the pool. `None` for any other letter.
+pub fn reveal_outcome(letter: char) -> Option<u8> {
+    POOL_LETTER
+        .iter()
+        .position(|&l| l as char == letter)
+        .map(|i| i as u8 + 1)
+}
+
+/// The letter of a reveal outcome (the inverse of `reveal_outcome`).
+pub fn reveal_letter(outcome: u8) -> char {
+    POOL_LETTER[outcome as usize - 1] as char
+}
 
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -76,10 +83,6 @@ impl Board {
     /// The current position (bitboards, pools, clocks).
     pub fn pos(&self) -> &Pos {
         &self.pos
-    }
-
-    pub fn is_chess(&self) -> bool {
-        self.chess
     }
 
     /// The key computed from scratch (tests compare it with the incremental `key()`).
@@ -282,7 +285,7 @@ impl Game for Board {
     fn move_outcome_to_string(&self, mv: Move, outcome: u8) -> String {
         let mut s = self.move_to_string(mv);
         if outcome != NO_OUTCOME {
-            s.push(POOL_LETTER[outcome as usize - 1] as char);
+            s.push(reveal_letter(outcome));
         }
         s
     }
@@ -302,18 +305,16 @@ impl Game for Board {
                 "'{s}' reveals a face-down piece: add the revealed type in upper case, e.g. '{body}P'"
             )),
             (true, Some(c)) => {
-                let i = POOL_LETTER
-                    .iter()
-                    .position(|&l| l as char == c)
+                let o = reveal_outcome(c)
                     .ok_or_else(|| format!("'{s}': unknown reveal letter '{c}' (use Q R B N P)"))?;
                 let us = self.pos.side as usize;
-                if self.pos.pool[us][i] == 0 {
+                if self.pos.pool[us][o as usize - 1] == 0 {
                     return Err(format!(
                         "'{s}': {}'s pool holds no '{c}' to reveal",
                         if us == 0 { "White" } else { "Black" }
                     ));
                 }
-                Ok((mv, i as u8 + 1))
+                Ok((mv, o))
             }
         }
     }

@@ -201,7 +201,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     number: i + 1,
                 });
             }
-            chances.len = 0;
+            chances.clear();
             let has_chance = self.pos.chance(mv, &mut chances);
             let searched = i - pv_idx;
             let r = if searched > 0
@@ -376,7 +376,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let mut outcomes = *chances;
         // Likely outcomes first: they move the mean most, so cutoffs come sooner.
-        outcomes.outcomes[..outcomes.len].sort_by_key(|o| std::cmp::Reverse(o.1));
+        outcomes.sort_by_weight();
         let (value, bound) = if alpha >= CHANCE_BOUND || beta <= -CHANCE_BOUND {
             self.chance_decisive(mv, &outcomes, depth, alpha, beta, ply)
         } else {
@@ -411,13 +411,13 @@ impl<'a, G: Game> Worker<'a, G> {
         ply: usize,
     ) -> (Score, TtBound) {
         let cb = CHANCE_BOUND as i64;
-        let n = outcomes.len;
+        let n = outcomes.len();
         let total = outcomes.total() as i64;
         let star = self.features.chance_pruning;
         let (a, b) = ((alpha as i64).max(-cb - 1), (beta as i64).min(cb + 1));
         let w: [i64; 8] = std::array::from_fn(|k| {
             if k < n {
-                outcomes.outcomes[k].1 as i64
+                outcomes.as_slice()[k].1 as i64
             } else {
                 0
             }
@@ -429,7 +429,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut sum_hi: i64 = cb * total;
         if star && b - a == 1 {
             for k in 0..n {
-                let o = outcomes.outcomes[k].0;
+                let o = outcomes.as_slice()[k].0;
                 self.pos.make(mv, o);
                 let v = -self.search(
                     depth,
@@ -462,7 +462,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let (mut all_high, mut all_low) = (true, true);
         for k in 0..n {
-            let o = outcomes.outcomes[k].0;
+            let o = outcomes.as_slice()[k].0;
             // Bounds of the others: exact for those done, [lo, hi] for those to come.
             let others_hi = sum_hi - w[k] * hi[k];
             let others_lo = sum_lo - w[k] * lo[k];
@@ -735,7 +735,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     continue;
                 }
             }
-            chances.len = 0;
+            chances.clear();
             let has_chance = self.pos.chance(mv, &mut chances);
             let r = if searched > 0
                 && self.features.lmr
@@ -897,7 +897,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut chances = ChanceList::default();
         let mut best_move = G::Move::default();
         while let Some(mv) = picker.pick() {
-            chances.len = 0;
+            chances.clear();
             let score = if self.pos.chance(mv, &mut chances) {
                 self.chance_static(mv, &chances, ply)
             } else {

@@ -34,9 +34,6 @@ impl History {
         let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         *e += b - *e * b.abs() / HISTORY_MAX;
     }
-    pub fn clear(&mut self) {
-        self.table.iter_mut().for_each(|e| *e = 0);
-    }
 }
 
 /// Scored move list with selection-sort picking.

@@ -149,7 +149,7 @@ pub fn pv_to_strings<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<String> {
             break;
         }
         out.push(p.move_to_string(m));
-        chances.len = 0;
+        chances.clear();
         if p.chance(m, &mut chances) {
             break;
         }
@@ -162,8 +162,9 @@ fn iterate<G: Game>(w: &mut Worker<'_, G>, max_depth: u32, multipv: usize, limit
     let multipv = multipv.min(w.root_moves.len()).max(1);
     let mut depth = 1u32;
     while depth <= max_depth {
-        // Half the helpers run one ply ahead: the threads then fill the table with
-        // different subtrees instead of repeating each other's work.
+        // Odd helpers start one ply ahead and then search only even depths (2, 4, 6 ...),
+        // so the threads fill the table with different subtrees instead of repeating
+        // each other's work.
         let d = if w.id % 2 == 1 { depth + 1 } else { depth }.min(max_depth);
         w.root_depth = d as i32;
         w.seldepth = 0;
