@@ -110,10 +110,6 @@ impl Board {
         self.generate_moves(&mut l);
         l
     }
-
-    fn piece_value(t: usize) -> Score {
-        [100, 320, 330, 500, 900, 2000][t]
-    }
 }
 
 fn promo_letter(t: usize) -> char {
@@ -122,6 +118,7 @@ fn promo_letter(t: usize) -> char {
 
 impl Game for Board {
     type Move = Move;
+    type Eval = eval::Evaluation;
     const HISTORY_SIZE: usize = 4096;
 
     fn variant_name(&self) -> &'static str {
@@ -161,24 +158,6 @@ impl Game for Board {
     /// it only matters in the pawn outcome).
     fn is_noisy(&self, mv: Move) -> bool {
         self.is_capture(mv) || (mv.promo() != 0 && self.pos.fd & bit(mv.from()) == 0)
-    }
-    fn noisy_order(&self, mv: Move) -> Score {
-        let p = &self.pos;
-        let victim = p.sq[mv.to()];
-        let v = if victim != 0 {
-            Self::piece_value(code_type(victim))
-        } else if self.is_capture(mv) {
-            100
-        } else {
-            0
-        };
-        let attacker = code_type(p.sq[mv.from()]) as Score;
-        let promo = if mv.promo() != 0 && p.fd & bit(mv.from()) == 0 {
-            Self::piece_value(mv.promo()) - 100
-        } else {
-            0
-        };
-        v * 8 + promo - attacker
     }
     fn history_index(&self, mv: Move) -> usize {
         mv.from() * 64 + mv.to()
@@ -265,13 +244,6 @@ impl Game for Board {
             return end(Outcome::Draw, "insufficient material");
         }
         None
-    }
-
-    fn evaluate(&self) -> Score {
-        eval::evaluate(&self.pos)
-    }
-    fn eval_terms(&self) -> Vec<EvalTerm> {
-        eval::terms(&self.pos)
     }
 
     fn move_to_string(&self, mv: Move) -> String {
