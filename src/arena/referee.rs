@@ -151,6 +151,36 @@ struct Clock {
     moves_in_period: u32,
 }
 
+/// One side of a refereed game: an engine process, or anything else that answers a
+/// position and a `go` line with a move (the tests' in-process players).
+pub trait Player {
+    /// Play the side to move in `position` (a `position fen ... moves ...` line) under
+    /// `go` (a `go ...` line): the `bestmove` line and what the search said about itself,
+    /// or the error that ended the wait (no answer by `deadline`, or the player is gone).
+    fn best_move(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline: Instant,
+    ) -> Result<(String, SearchInfo), EngineError>;
+}
+
+impl Player for Engine {
+    fn best_move(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline: Instant,
+    ) -> Result<(String, SearchInfo), EngineError> {
+        self.drain();
+        self.send(position)?;
+        self.send(go)?;
+        let mut info = SearchInfo::default();
+        let line = self.wait_for("bestmove", deadline, |l| info.update(l))?;
+        Ok((line, info))
+    }
+}
+
 /// Everything the game loop needs that does not depend on the game type.
 struct Ctx<'a> {
     cfg: &'a MatchConfig,
@@ -194,13 +224,6 @@ pub fn play_game(
     slots: &mut [Option<Engine>],
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
-    let colours = colours(cfg.variant);
-    let ctx = Ctx {
-        cfg,
-        job,
-        colours,
-        stop,
-    };
     let mut pos = match cfg.variant.from_fen(&job.start_fen) {
         Ok(p) => p,
         Err(e) => {
@@ -216,6 +239,13 @@ pub fn play_game(
     // Rule options (the point target) are rules of the game: the rules code judges
     // them (`game_end`).
     pos.set_rule_options(&cfg.rules);
+    let colours = with_game!(&pos, g => g.side_names());
+    let ctx = Ctx {
+        cfg,
+        job,
+        colours,
+        stop,
+    };
     let start_fen = pos.to_fen();
     let mut moves = Vec::new();
     let verdict = 'game: {
@@ -250,9 +280,9 @@ pub fn play_game(
         let (Some(a), Some(b)) = (a.as_mut(), b.as_mut()) else {
             unreachable!("both engines started above")
         };
-        let mut engines = [a, b];
+        let mut players: [&mut dyn Player; 2] = [a, b];
         let mut restart = [false; 2];
-        let v = with_game!(pos, g => referee(g, &ctx, &start_fen, &mut engines, &mut moves, &mut restart));
+        let v = with_game!(pos, g => referee(g, &ctx, &start_fen, &mut players, &mut moves, &mut restart));
         for side in 0..2 {
             if restart[side] {
                 slots[job.players[side]] = None;
@@ -260,6 +290,45 @@ pub fn play_game(
         }
         v?
     };
+    Some(record(job, names, start_fen, moves, verdict, colours))
+}
+
+/// Play one game from `start` between two players of any kind under the match's rules
+/// (clocks and limits of `cfg`'s engines `job.players`, adjudication, the seeded reveals):
+/// the match runner's own game loop, open to games and players outside the variant list
+/// (the tests play a game that exists only in the tests). `None` when `stop` was raised.
+pub fn play_with_players<G: Game>(
+    start: G,
+    cfg: &MatchConfig,
+    names: &[String],
+    job: &GameJob,
+    players: [&mut dyn Player; 2],
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let colours = start.side_names();
+    let ctx = Ctx {
+        cfg,
+        job,
+        colours,
+        stop,
+    };
+    let start_fen = start.to_fen();
+    let mut moves = Vec::new();
+    let mut players = players;
+    let mut restart = [false; 2];
+    let verdict = referee(start, &ctx, &start_fen, &mut players, &mut moves, &mut restart)?;
+    Some(record(job, names, start_fen, moves, verdict, colours))
+}
+
+/// A finished game as the match records it.
+fn record(
+    job: &GameJob,
+    names: &[String],
+    start_fen: String,
+    moves: Vec<MoveRecord>,
+    verdict: Verdict,
+    colours: [&'static str; 2],
+) -> GameRecord {
     let (first_points, result) = match verdict.winner {
         Some(0) => (1.0, "1-0"),
         Some(_) => (0.0, "0-1"),
@@ -269,7 +338,7 @@ pub fn play_game(
         Some(s) => format!("{} wins: {}", colours[s], verdict.reason),
         None => format!("Draw: {}", verdict.reason),
     };
-    Some(GameRecord {
+    GameRecord {
         job: job.clone(),
         names: [names[job.players[0]].clone(), names[job.players[1]].clone()],
         start_fen,
@@ -279,7 +348,7 @@ pub fn play_game(
         reason,
         termination: verdict.termination,
         date: pgn_date(),
-    })
+    }
 }
 
 /// The verdict against `side` for an engine error while waiting for `what`.
@@ -334,7 +403,7 @@ fn referee<G: Game>(
     mut g: G,
     ctx: &Ctx,
     start_fen: &str,
-    engines: &mut [&mut Engine; 2],
+    players: &mut [&mut dyn Player; 2],
     moves: &mut Vec<MoveRecord>,
     restart: &mut [bool; 2],
 ) -> Option<Verdict> {
@@ -380,15 +449,12 @@ fn referee<G: Game>(
         let side = g.side_to_move();
         let spec = specs[side];
         let margin = spec.timemargin_ms.unwrap_or(0);
-        let eng = &mut *engines[side];
         let mut pos_cmd = format!("position fen {start_fen}");
         if !texts.is_empty() {
             pos_cmd.push_str(" moves ");
             pos_cmd.push_str(&texts.join(" "));
         }
         let go = go_line(&clocks, spec, side);
-        eng.drain();
-        let sent = eng.send(&pos_cmd).and_then(|_| eng.send(&go));
         let t0 = Instant::now();
         let allowed = match (&clocks[side], spec.movetime_ms) {
             (Some(c), _) => Some(c.remaining_ms.max(0) as u64 + margin),
@@ -400,11 +466,10 @@ fn referee<G: Game>(
                 Some(a) => a + cfg.stall_ms,
                 None => cfg.move_timeout_ms,
             });
-        let mut info = SearchInfo::default();
-        let answer = sent.and_then(|_| eng.wait_for("bestmove", deadline, |l| info.update(l)));
+        let answer = players[side].best_move(&pos_cmd, &go, deadline);
         let elapsed = t0.elapsed().as_millis() as u64;
-        let line = match answer {
-            Ok(l) => l,
+        let (line, info) = match answer {
+            Ok(a) => a,
             Err(err) => {
                 restart[side] = true;
                 return Some(misbehaviour(ctx, side, err, "bestmove"));
