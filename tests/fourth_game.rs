@@ -121,7 +121,10 @@ impl Game for DiceRace {
         let [a, b, side, ply] = f[..] else {
             return Err(format!("'{fen}': expected '<north> <south> <n|s> <ply>'"));
         };
-        let num = |t: &str| t.parse::<u32>().map_err(|_| format!("'{t}' is not a count"));
+        let num = |t: &str| {
+            t.parse::<u32>()
+                .map_err(|_| format!("'{t}' is not a count"))
+        };
         let side = match side {
             "n" => 0,
             "s" => 1,
@@ -438,7 +441,12 @@ fn the_match_runner_referees_a_game_it_has_never_heard_of() {
     let mut g = DiceRace::start();
     for m in &rec.moves {
         let (mv, o) = g.parse_move(&m.text).unwrap();
-        assert_eq!(mv == ROLL, o != NO_OUTCOME, "{}: every roll shows its face", m.text);
+        assert_eq!(
+            mv == ROLL,
+            o != NO_OUTCOME,
+            "{}: every roll shows its face",
+            m.text
+        );
         g.make(mv, o);
     }
     let end = g.game_end().expect("the game ended");
