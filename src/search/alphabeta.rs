@@ -283,15 +283,14 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         self.null_stack[ply + 1] = false;
 
-        let mut list = MoveList::new();
-        self.pos.generate_moves(&mut list);
-        if list.is_empty() {
+        let mut picker = Picker::empty();
+        self.pos.generate_moves(&mut picker.moves);
+        if picker.moves.is_empty() {
             return outcome_score(self.pos.no_moves_result(), ply);
         }
-        let mut picker = Picker::new(
+        picker.score_all(
             &self.pos,
             &self.eval,
-            list,
             tt_move,
             self.killers[ply],
             &self.history,

@@ -50,17 +50,17 @@ impl<'a, G: Game> Worker<'a, G> {
             best = e;
             e
         };
-        let mut list = MoveList::new();
+        let mut picker = Picker::empty();
         if in_check {
-            self.pos.generate_moves(&mut list);
-            if list.is_empty() {
+            self.pos.generate_moves(&mut picker.moves);
+            if picker.moves.is_empty() {
                 return outcome_score(self.pos.no_moves_result(), ply);
             }
         } else {
-            self.pos.generate_noisy(&mut list);
+            self.pos.generate_noisy(&mut picker.moves);
         }
         let tt_move = hit.map_or(G::Move::default(), |h| G::Move::from_u16(h.mv));
-        let mut picker = Picker::noisy(&self.pos, &self.eval, list, tt_move);
+        picker.score_noisy(&self.pos, &self.eval, tt_move);
         let mut chances = ChanceList::default();
         let mut best_move = G::Move::default();
         while let Some(mv) = picker.pick() {
