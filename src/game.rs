@@ -245,6 +245,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn perft(&mut self, depth: u32) -> u64 {
         perft_generic(self, depth)
     }
+
+    /// Whether perft stops here before generating moves (the node has no children). By
+    /// default a position the rules have already decided (`immediate_result`): Math
+    /// Chess's captured 0 or point target. Chess and Reveal Chess say `false`: their perft
+    /// counts the legal-move tree only, as every chess perft tool does, so neither the
+    /// 75-move rule nor a dead position ends it (only having no legal move does).
+    fn perft_ends_here(&self) -> bool {
+        self.immediate_result().is_some()
+    }
 }
 
 /// Leaf count of the legal-move tree under the rules' perft conventions: every chance
@@ -254,7 +263,7 @@ pub fn perft_generic<G: Game>(pos: &mut G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    if pos.immediate_result().is_some() {
+    if pos.perft_ends_here() {
         return 0;
     }
     let mut list = MoveList::new();

@@ -409,4 +409,8 @@ impl Game for Board {
     fn perft(&mut self, depth: u32) -> u64 {
         self.pos.perft(depth)
     }
+    /// The legal-move tree only: the 75-move rule and dead positions do not end it.
+    fn perft_ends_here(&self) -> bool {
+        false
+    }
 }

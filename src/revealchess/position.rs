@@ -854,13 +854,11 @@ impl Pos {
         self.bb[KNIGHT] == 0 && (self.bb[BISHOP] & DARK == 0 || self.bb[BISHOP] & !DARK == 0)
     }
 
-    /// Fast perft (bulk counting at the last ply, copy-make, no hashing).
+    /// Fast perft (bulk counting at the last ply, copy-make, no hashing). It counts the
+    /// legal-move tree: the 75-move rule and dead positions do not end it.
     pub fn perft(&self, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
-        }
-        if self.immediate_draw_fast() {
-            return 0;
         }
         if depth == 1 {
             let mut c = Counter::new(self);
@@ -887,13 +885,6 @@ impl Pos {
             }
         }
         nodes
-    }
-
-    /// `immediate_draw` with the cheap tests first (perft calls it at every node).
-    #[inline(always)]
-    fn immediate_draw_fast(&self) -> bool {
-        (self.half >= 150 || (self.bb[PAWN] | self.bb[ROOK] | self.bb[QUEEN]) == 0)
-            && self.immediate_draw()
     }
 }
 
