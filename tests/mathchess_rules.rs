@@ -489,11 +489,19 @@ fn threefold_repetition_draws() {
     let end = b.game_end().unwrap();
     assert_eq!(end.outcome, Outcome::Draw);
     assert_eq!(end.reason, "threefold repetition");
-    // Non-consecutive occurrences count too: a detour in between.
+    // The draw is automatic: no move follows it.
+    for e in [
+        b.parse_move("a1a2").unwrap_err(),
+        b.parse_choice("a1a2").unwrap_err(),
+    ] {
+        assert!(e.contains("game is over (threefold repetition)"), "{e}");
+    }
+    // Non-consecutive occurrences count too: a detour in between (one that does not pass
+    // through the start position: that would be its third occurrence already).
     let mut b = Board::startpos();
     play(
         &mut b,
-        "a1a2 i11i10 a2a1 i10i11 b1b2 h11h10 b2b1 h10h11 a1a2 i11i10 a2a1 i10i11",
+        "a1a2 i11i10 a2a1 i10i11 b1b2 h11h10 a1a2 i11i10 b2b1 h10h11 a2a1 i10i11",
     );
     assert_eq!(b.game_end().unwrap().reason, "threefold repetition");
     // Same placement with the other side to move is a different position.

@@ -909,6 +909,10 @@ fn repetition_ends_math_chess_but_only_allows_a_claim_in_chess() {
             .any(|l| l == "info string game over: threefold repetition"),
         "{infos:?}"
     );
+    // No move may follow the automatic draw, and the previous position stays.
+    let e = t.rejected(&format!("position startpos moves {shuffle} {shuffle} a1a2"));
+    assert!(e.contains("game is over (threefold repetition)"), "{e}");
+    assert_eq!(t.go("go depth 2").0, None);
     // One occurrence fewer: play on.
     t.silent(&format!(
         "position startpos moves {shuffle} a1a2 i11i10 a2a1"
@@ -916,11 +920,43 @@ fn repetition_ends_math_chess_but_only_allows_a_claim_in_chess() {
     assert!(t.go("go depth 2").0.is_some());
     t.quit();
 
-    // Chess: threefold repetition may be claimed; the engine still plays.
+    // Chess: threefold repetition may be claimed; the engine still plays, and moves
+    // after it are accepted.
     let mut t = Tinh::start(&["--variant", "chess"]);
     let shuffle = "g1f3 g8f6 f3g1 f6g8";
     t.silent(&format!("position startpos moves {shuffle} {shuffle}"));
     assert!(t.go("go depth 2").0.is_some());
+    t.silent(&format!("position startpos moves {shuffle} {shuffle} e2e4"));
+    t.quit();
+}
+
+#[test]
+fn automatic_draws_in_chess_end_the_game_for_position_and_go_alike() {
+    let mut t = Tinh::start(&["--variant", "chess"]);
+    // The fifty-move draw is only claimable: the engine plays on.
+    t.silent("position fen 4k3/8/8/8/8/8/8/R3K3 w - - 99 60 moves a1a2");
+    assert!(t.go("go depth 2").0.is_some());
+    // The 75-move rule ends the game by itself: `go` says so ...
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 149 80";
+    t.silent(&format!("position fen {fen} moves a1a2"));
+    let (best, infos) = t.go("go depth 2");
+    assert_eq!(best, None);
+    assert!(
+        infos
+            .iter()
+            .any(|l| l == "info string game over: 75-move rule"),
+        "{infos:?}"
+    );
+    // ... and `position` accepts no move after it (the previous position stays).
+    let e = t.rejected(&format!("position fen {fen} moves a1a2 e8e7"));
+    assert!(
+        e.contains("move 2 'e8e7'") && e.contains("game is over (75-move rule)"),
+        "{e}"
+    );
+    assert_eq!(t.go("go depth 2").0, None);
+    // A dead position alike.
+    let e = t.rejected("position fen 4k3/8/8/8/8/8/8/2B1K3 w - - 0 1 moves e1e2");
+    assert!(e.contains("game is over (insufficient material)"), "{e}");
     t.quit();
 }
 

@@ -318,9 +318,31 @@ fn fifty_and_seventy_five_move_rules() {
     assert_eq!(p.game_end().unwrap().reason, "fifty-move rule");
     assert!(p.is_search_draw());
     assert_eq!(p.immediate_result(), None);
+    // The fifty-move draw is only claimable: play may go on.
+    assert!(p.parse_move("e8e7").is_ok());
     let mut p = c("4k3/8/8/8/8/8/8/R3K3 w - - 149 80");
     play(&mut p, "a1a2");
     assert_eq!(p.immediate_result(), Some(Outcome::Draw));
+    let end = p.game_end().unwrap();
+    assert_eq!(
+        (end.outcome, end.reason.as_str()),
+        (Outcome::Draw, "75-move rule")
+    );
+    // The 75-move draw is automatic: no move may follow it, choice or `position` move.
+    for e in [
+        p.parse_move("e8e7").unwrap_err(),
+        p.parse_choice("e8e7").unwrap_err(),
+    ] {
+        assert!(e.contains("game is over (75-move rule)"), "{e}");
+    }
+    // The same from a FEN whose clock already stands at 150.
+    let p = c("4k3/8/8/8/8/8/8/R3K3 b - - 150 80");
+    assert_eq!(p.game_end().unwrap().reason, "75-move rule");
+    assert!(p.parse_move("e8e7").is_err());
+    // Reveal Chess alike (the clock counts reveals too).
+    let p = b("4k3/8/8/8/8/8/8/X3K3 w - - 150 90 R1");
+    assert_eq!(p.game_end().unwrap().reason, "75-move rule");
+    assert!(p.parse_move("a1a4R").unwrap_err().contains("game is over"));
     // Mate on the 150th ply comes first.
     let mut p = c("7k/8/6K1/8/8/8/8/R7 w - - 149 80");
     play(&mut p, "a1a8");
@@ -346,6 +368,8 @@ fn repetitions() {
         (e.outcome, e.reason.as_str()),
         (Outcome::Draw, "threefold repetition")
     );
+    // Threefold is only claimable: play may go on (the referee claims it at once).
+    assert!(p.parse_move("g1f3").is_ok());
     // Fivefold is a draw too.
     play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
     assert_eq!(p.game_end().unwrap().reason, "threefold repetition");
@@ -377,16 +401,24 @@ fn repetition_identity_includes_face_down_and_pools() {
 
 #[test]
 fn insufficient_material() {
-    for f in [
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
-        "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
-        "4k3/8/8/8/8/8/8/1N2K3 b - - 0 1",
-        "4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1",
+    // (FEN, perft 2 as Stockfish counts it: perft ignores the draw.)
+    for (f, perft2) in [
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 25),
+        ("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", 55),
+        ("4k3/8/8/8/8/8/8/1N2K3 b - - 0 1", 40),
+        ("4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", 129),
     ] {
         let p = c(f);
         assert_eq!(p.immediate_result(), Some(Outcome::Draw), "{f}");
         assert_eq!(p.game_end().unwrap().reason, "insufficient material", "{f}");
-        assert_eq!(p.clone().perft(2), 0, "perft stops at a decided position");
+        assert_eq!(
+            p.clone().perft(2),
+            perft2,
+            "perft counts the legal-move tree"
+        );
+        // The game is over by itself: no move may be played.
+        let e = p.parse_move("e1e2").or(p.parse_move("e8e7")).unwrap_err();
+        assert!(e.contains("game is over (insufficient material)"), "{e}");
     }
     for f in [
         "4k3/8/8/8/8/8/8/1N1NK3 w - - 0 1",

@@ -104,8 +104,12 @@ impl Board {
         if n + m != bytes.len() {
             return Err(malformed());
         }
-        if let Some((_, why)) = self.decided() {
-            return Err(format!("illegal move '{s}': the game is over ({why})"));
+        // Every end of Math Chess is automatic, threefold repetition included.
+        if let Some(end) = self.game_end() {
+            return Err(format!(
+                "illegal move '{s}': the game is over ({})",
+                end.reason
+            ));
         }
         let mv = Move::new(from, to);
         let mut list = MoveList::new();

@@ -102,6 +102,29 @@ impl Board {
         count
     }
 
+    /// How the rules end the game here by themselves, with no claim: checkmate,
+    /// stalemate, the 75-move rule (mate on the last move comes first), a dead position.
+    /// No move may be played after it; `go` answers `bestmove (none)` (protocol.md 8.1).
+    pub fn automatic_end(&self) -> Option<GameEnd> {
+        let (outcome, reason) = if !self.pos.has_legal_move() {
+            if self.pos.in_check() {
+                (Outcome::Loss, "checkmate")
+            } else {
+                (Outcome::Draw, "stalemate")
+            }
+        } else if self.pos.half >= 150 {
+            (Outcome::Draw, "75-move rule")
+        } else if self.pos.insufficient_material() {
+            (Outcome::Draw, "insufficient material")
+        } else {
+            return None;
+        };
+        Some(GameEnd {
+            outcome,
+            reason: reason.to_string(),
+        })
+    }
+
     fn legal_list(&self) -> MoveList<Move> {
         let mut l = MoveList::new();
         self.generate_moves(&mut l);
@@ -238,30 +261,22 @@ impl Game for Board {
     fn is_search_draw(&self) -> bool {
         self.pos.half >= 100 || self.repetitions() >= 1
     }
+    /// The automatic ends first (they need no claim), then the draws a player may claim
+    /// (the referee claims them at once).
     fn game_end(&self) -> Option<GameEnd> {
-        let end = |outcome, reason: &str| {
+        self.automatic_end().or_else(|| {
+            let reason = if self.repetitions() >= 2 {
+                "threefold repetition"
+            } else if self.pos.half >= 100 {
+                "fifty-move rule"
+            } else {
+                return None;
+            };
             Some(GameEnd {
-                outcome,
+                outcome: Outcome::Draw,
                 reason: reason.to_string(),
             })
-        };
-        if !self.pos.has_legal_move() {
-            return if self.pos.in_check() {
-                end(Outcome::Loss, "checkmate")
-            } else {
-                end(Outcome::Draw, "stalemate")
-            };
-        }
-        if self.repetitions() >= 2 {
-            return end(Outcome::Draw, "threefold repetition");
-        }
-        if self.pos.half >= 100 {
-            return end(Outcome::Draw, "fifty-move rule");
-        }
-        if self.pos.insufficient_material() {
-            return end(Outcome::Draw, "insufficient material");
-        }
-        None
+        })
     }
 
     fn evaluate(&self) -> Score {
@@ -324,6 +339,9 @@ impl Game for Board {
         }
         let from = fen::parse_square(&s[0..2]).ok_or_else(bad)?;
         let to = fen::parse_square(&s[2..4]).ok_or_else(bad)?;
+        if let Some(end) = self.automatic_end() {
+            return Err(format!("'{s}': the game is over ({})", end.reason));
+        }
         let promo = match s.as_bytes().get(4) {
             None => 0,
             Some(&c) => match c {
