@@ -23,6 +23,25 @@ pub const DRAW: Score = 0;
 /// Outcome code for a move that involves no chance.
 pub const NO_OUTCOME: u8 = 0;
 
+/// The largest full-move number a FEN may carry, in every game. Play past it leaves the
+/// number there (no larger value could be read back), so every FEN Tinh writes reads back.
+pub const MAX_FULLMOVE: u32 = 1_000_000;
+
+/// A FEN move counter in `lo..=hi`: decimal digits with no leading zero (so it prints back
+/// as written). `what` names it in the error, e.g. "full-move number".
+pub fn parse_counter(s: &str, what: &str, lo: u32, hi: u32) -> Result<u32, String> {
+    let digits = !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    if !digits || (s.len() > 1 && s.starts_with('0')) {
+        return Err(format!(
+            "{what} '{s}' is not a whole number (expected {lo}..={hi})"
+        ));
+    }
+    match s.parse::<u32>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(format!("{what} '{s}' is out of range {lo}..={hi}")),
+    }
+}
+
 /// Result of a finished game, from the point of view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {

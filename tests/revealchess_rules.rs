@@ -463,6 +463,21 @@ fn fen_round_trips() {
 }
 
 #[test]
+fn move_counters_never_wrap() {
+    // The extremes are accepted; the full-move number stays at its maximum after Black's
+    // move (the FEN printed then reads back), and the clock stops at 150 by the rules.
+    let mut p = c("4k3/8/8/8/8/8/8/R3K3 b - - 148 1000000");
+    play(&mut p, "e8e7 a1a2");
+    assert_eq!(p.to_fen(), "8/4k3/8/8/8/8/R7/4K3 b - - 150 1000000");
+    assert_eq!(c(&p.to_fen()).to_fen(), p.to_fen());
+    assert_eq!(p.game_end().unwrap().reason, "75-move rule");
+    let mut p = b("4k3/8/8/8/8/8/8/X3K3 b - - 0 1000000 R1");
+    play(&mut p, "e8e7 a1a4R");
+    assert_eq!(p.to_fen(), "8/4k3/8/8/R7/8/8/4K3 b - - 0 1000000 -");
+    assert_eq!(b(&p.to_fen()).to_fen(), p.to_fen());
+}
+
+#[test]
 fn fen_errors_are_clear() {
     let bad_reveal = [
         ("4k3/8/8/8/3X4/8/8/4K3 w - - 0 1 P1", "starting square"),
@@ -484,6 +499,34 @@ fn fen_errors_are_clear() {
     for (f, want) in bad_reveal {
         let e = Board::from_fen(f, false).unwrap_err();
         assert!(e.contains(want), "{f}: '{e}' should mention '{want}'");
+    }
+    // Move counters: the clock 0..=150 (the 75-move rule ends every game at 150), the
+    // full-move number 1..=1000000; both decimal digits only.
+    for (counters, want) in [
+        ("151 80", "half-move clock '151' is out of range 0..=150"),
+        (
+            "65536 80",
+            "half-move clock '65536' is out of range 0..=150",
+        ),
+        ("-1 80", "half-move clock '-1' is not a whole number"),
+        ("+3 80", "half-move clock '+3' is not a whole number"),
+        ("0 0", "full-move number '0' is out of range 1..=1000000"),
+        (
+            "0 1000001",
+            "full-move number '1000001' is out of range 1..=1000000",
+        ),
+        (
+            "0 4294967296",
+            "full-move number '4294967296' is out of range",
+        ),
+    ] {
+        for (fen, chess) in [
+            (format!("4k3/8/8/8/8/8/8/R3K3 w - - {counters}"), true),
+            (format!("4k3/8/8/8/8/8/8/X3K3 w - - {counters} R1"), false),
+        ] {
+            let e = Board::from_fen(&fen, chess).unwrap_err();
+            assert!(e.contains(want), "{fen}: '{e}' should mention '{want}'");
+        }
     }
     let e = Board::from_fen("4k3/8/8/8/8/8/8/1X2K3 w - - 0 1", true).unwrap_err();
     assert!(e.contains("face-down"), "{e}");

@@ -112,7 +112,7 @@ impl Board {
             } else {
                 (Outcome::Draw, "stalemate")
             }
-        } else if self.pos.half >= 150 {
+        } else if self.pos.half >= MAX_HALFMOVE {
             (Outcome::Draw, "75-move rule")
         } else if self.pos.insufficient_material() {
             (Outcome::Draw, "insufficient material")
