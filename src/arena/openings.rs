@@ -181,7 +181,7 @@ fn random_walk<G: Game>(mut g: G, plies: usize, rng: &mut StdRng) -> Option<G> {
             return None;
         }
         let mv = list.get(rng.random_range(0..list.len()));
-        chances.len = 0;
+        chances.clear();
         let outcome = if g.chance(mv, &mut chances) {
             chances.pick(rng.random_range(0..chances.total()))
         } else {

@@ -472,7 +472,7 @@ fn referee<G: Game>(
                 ));
             }
         };
-        chances.len = 0;
+        chances.clear();
         let outcome = if g.chance(mv, &mut chances) {
             chances.pick(rng.random_range(0..chances.total()))
         } else {

@@ -145,6 +145,7 @@ impl Board {
 
 impl Game for Board {
     type Move = Move;
+    type Eval = eval::Evaluation;
     const HISTORY_SIZE: usize = 128 * 128;
 
     fn variant_name(&self) -> &'static str {
@@ -180,19 +181,6 @@ impl Game for Board {
     #[inline]
     fn is_noisy(&self, mv: Move) -> bool {
         self.is_capture(mv)
-    }
-    /// Most valuable victim first (the 0 above everything), then least valuable attacker.
-    fn noisy_order(&self, mv: Move) -> Score {
-        let victim = self.mailbox[mv.to()];
-        if victim == EMPTY {
-            return 0;
-        }
-        let v = if code_num(victim) == 0 {
-            100_000
-        } else {
-            eval::WEIGHTS.material[code_num(victim)]
-        };
-        v * 16 - eval::WEIGHTS.material[code_num(self.mailbox[mv.from()])] / 16
     }
     #[inline]
     fn history_index(&self, mv: Move) -> usize {
@@ -251,13 +239,6 @@ impl Game for Board {
             });
         }
         None
-    }
-
-    fn evaluate(&self) -> Score {
-        eval::evaluate(self)
-    }
-    fn eval_terms(&self) -> Vec<EvalTerm> {
-        eval::eval_terms(self)
     }
 
     fn move_to_string(&self, mv: Move) -> String {

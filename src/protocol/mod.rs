@@ -10,6 +10,7 @@
 
 pub mod analyse;
 
+use crate::eval::Evaluator;
 use crate::game::{Game, GameEnd, MoveList, Outcome};
 use crate::search::{self, Bound, Features, Info, Limits, Options, Report, SearchResult, Searcher};
 use crate::variant::{Position, Variant};
@@ -163,9 +164,9 @@ pub fn side_names(variant_name: &str) -> [&'static str; 2] {
 
 /// The `eval` command's table: every term for both sides, their difference, and the
 /// static evaluation the search uses.
-pub fn format_eval<G: Game>(g: &G) -> String {
+pub fn format_eval<G: Game>(g: &G, eval: &mut G::Eval) -> String {
     let [a, b] = side_names(g.variant_name());
-    let terms = g.eval_terms();
+    let terms = eval.terms(g);
     let mut s = format!("{:<20} | {:>8} | {:>8} | {:>8}\n", "Term", a, b, "Diff");
     s.push_str(&format!("{:-<21}+{:-<10}+{:-<10}+{:-<9}\n", "", "", "", ""));
     let (mut ta, mut tb) = (0i64, 0i64);
@@ -188,7 +189,7 @@ pub fn format_eval<G: Game>(g: &G) -> String {
         tb,
         ta - tb
     ));
-    let e = g.evaluate();
+    let e = eval.evaluate(g);
     let stm = side_names(g.variant_name())[g.side_to_move().min(1)];
     s.push_str(&format!(
         "Static evaluation: {e} cp ({:+.2}) from the side to move's view ({stm}); \
@@ -721,6 +722,8 @@ struct Settings {
     move_overhead_ms: u64,
     point_target: u32,
     features: Features,
+    /// The loaded evaluation weights text, if any.
+    eval_text: Option<Arc<String>>,
 }
 
 /// The protocol's state: options, the current position, the searcher and the search in
@@ -773,6 +776,7 @@ impl Engine {
             move_overhead_ms: spin_default("Move Overhead") as u64,
             point_target: spin_default("PointTarget") as u32,
             features: Features::default(),
+            eval_text: None,
         };
         let mut pos = variant.startpos();
         apply_point_target(&mut pos, settings.point_target);
@@ -838,7 +842,7 @@ impl Engine {
                 self.out.send(&text);
             }
             "eval" => {
-                let text = with_game!(&self.pos, g => format_eval(g));
+                let text = self.eval_table()?;
                 self.out.send(&text);
             }
             other => return Err(format!("unknown command '{other}'")),
@@ -980,12 +984,22 @@ impl Engine {
         Ok(())
     }
 
+    /// The `eval` command's table, with the weights the next search would use.
+    fn eval_table(&self) -> Result<String, String> {
+        let text = self.settings.eval_text.as_deref().map(|t| t.as_str());
+        with_game!(&self.pos, g => {
+            let weights = crate::eval::weights_for(g, text)?;
+            Ok(format_eval(g, &mut Evaluator::new(g, weights)))
+        })
+    }
+
     fn search_options(&self) -> Options {
         Options {
             threads: self.settings.threads,
             multipv: self.settings.multipv,
             move_overhead_ms: self.settings.move_overhead_ms,
             features: self.settings.features,
+            eval_text: self.settings.eval_text.clone(),
         }
     }
 

@@ -39,12 +39,19 @@ impl Move {
     }
 }
 
-/// Chance outcome codes: the type a face-down piece reveals as (pool order Q R B N P).
-pub const REVEAL_QUEEN: u8 = 1;
-pub const REVEAL_ROOK: u8 = 2;
-pub const REVEAL_BISHOP: u8 = 3;
-pub const REVEAL_KNIGHT: u8 = 4;
-pub const REVEAL_PAWN: u8 = 5;
+/// The chance outcome of revealing as the type with this letter (`Q R B N P`, the pool
+/// order): 1 + its index in the pool. `None` for any other letter.
+pub fn reveal_outcome(letter: char) -> Option<u8> {
+    POOL_LETTER
+        .iter()
+        .position(|&l| l as char == letter)
+        .map(|i| i as u8 + 1)
+}
+
+/// The letter of a reveal outcome (the inverse of `reveal_outcome`).
+pub fn reveal_letter(outcome: u8) -> char {
+    POOL_LETTER[outcome as usize - 1] as char
+}
 
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -76,10 +83,6 @@ impl Board {
     /// The current position (bitboards, pools, clocks).
     pub fn pos(&self) -> &Pos {
         &self.pos
-    }
-
-    pub fn is_chess(&self) -> bool {
-        self.chess
     }
 
     /// The key computed from scratch (tests compare it with the incremental `key()`).
@@ -130,10 +133,6 @@ impl Board {
         self.generate_moves(&mut l);
         l
     }
-
-    fn piece_value(t: usize) -> Score {
-        [100, 320, 330, 500, 900, 2000][t]
-    }
 }
 
 fn promo_letter(t: usize) -> char {
@@ -142,6 +141,7 @@ fn promo_letter(t: usize) -> char {
 
 impl Game for Board {
     type Move = Move;
+    type Eval = eval::Evaluation;
     const HISTORY_SIZE: usize = 4096;
 
     fn variant_name(&self) -> &'static str {
@@ -181,24 +181,6 @@ impl Game for Board {
     /// it only matters in the pawn outcome).
     fn is_noisy(&self, mv: Move) -> bool {
         self.is_capture(mv) || (mv.promo() != 0 && self.pos.fd & bit(mv.from()) == 0)
-    }
-    fn noisy_order(&self, mv: Move) -> Score {
-        let p = &self.pos;
-        let victim = p.sq[mv.to()];
-        let v = if victim != 0 {
-            Self::piece_value(code_type(victim))
-        } else if self.is_capture(mv) {
-            100
-        } else {
-            0
-        };
-        let attacker = code_type(p.sq[mv.from()]) as Score;
-        let promo = if mv.promo() != 0 && p.fd & bit(mv.from()) == 0 {
-            Self::piece_value(mv.promo()) - 100
-        } else {
-            0
-        };
-        v * 8 + promo - attacker
     }
     fn history_index(&self, mv: Move) -> usize {
         mv.from() * 64 + mv.to()
@@ -279,13 +261,6 @@ impl Game for Board {
         })
     }
 
-    fn evaluate(&self) -> Score {
-        eval::evaluate(&self.pos)
-    }
-    fn eval_terms(&self) -> Vec<EvalTerm> {
-        eval::terms(&self.pos)
-    }
-
     fn move_to_string(&self, mv: Move) -> String {
         let mut s = fen::square_name(mv.from());
         s.push_str(&fen::square_name(mv.to()));
@@ -297,7 +272,7 @@ impl Game for Board {
     fn move_outcome_to_string(&self, mv: Move, outcome: u8) -> String {
         let mut s = self.move_to_string(mv);
         if outcome != NO_OUTCOME {
-            s.push(POOL_LETTER[outcome as usize - 1] as char);
+            s.push(reveal_letter(outcome));
         }
         s
     }
@@ -317,18 +292,16 @@ impl Game for Board {
                 "'{s}' reveals a face-down piece: add the revealed type in upper case, e.g. '{body}P'"
             )),
             (true, Some(c)) => {
-                let i = POOL_LETTER
-                    .iter()
-                    .position(|&l| l as char == c)
+                let o = reveal_outcome(c)
                     .ok_or_else(|| format!("'{s}': unknown reveal letter '{c}' (use Q R B N P)"))?;
                 let us = self.pos.side as usize;
-                if self.pos.pool[us][i] == 0 {
+                if self.pos.pool[us][o as usize - 1] == 0 {
                     return Err(format!(
                         "'{s}': {}'s pool holds no '{c}' to reveal",
                         if us == 0 { "White" } else { "Black" }
                     ));
                 }
-                Ok((mv, i as u8 + 1))
+                Ok((mv, o))
             }
         }
     }

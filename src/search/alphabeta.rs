@@ -6,6 +6,7 @@
 use super::ordering::{History, MAX_PLY, Picker};
 use super::tt::{TranspositionTable, TtBound, score_from_tt, score_to_tt};
 use super::{Control, Features};
+use crate::eval::Evaluator;
 use crate::game::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -58,6 +59,8 @@ pub struct StopRules {
 pub struct Worker<'a, G: Game> {
     pub id: usize,
     pub pos: G,
+    /// This worker's evaluation, told of every move made and taken back.
+    eval: G::Eval,
     pub tt: &'a TranspositionTable,
     pub control: &'a Control,
     pub features: Features,
@@ -87,6 +90,7 @@ impl<'a, G: Game> Worker<'a, G> {
     pub fn new(
         id: usize,
         pos: G,
+        eval: G::Eval,
         tt: &'a TranspositionTable,
         control: &'a Control,
         features: Features,
@@ -105,6 +109,7 @@ impl<'a, G: Game> Worker<'a, G> {
         Worker {
             id,
             pos,
+            eval,
             tt,
             control,
             features,
@@ -135,6 +140,28 @@ impl<'a, G: Game> Worker<'a, G> {
             lmr,
             report,
         }
+    }
+
+    /// Play a move (with its chance outcome) on the worker's board and evaluation.
+    #[inline(always)]
+    fn make(&mut self, mv: G::Move, outcome: u8) {
+        self.pos.make(mv, outcome);
+        self.eval.push(&self.pos);
+    }
+    #[inline(always)]
+    fn unmake(&mut self) {
+        self.pos.unmake();
+        self.eval.pop();
+    }
+    #[inline(always)]
+    fn make_null(&mut self) {
+        self.pos.make_null();
+        self.eval.push(&self.pos);
+    }
+    #[inline(always)]
+    fn unmake_null(&mut self) {
+        self.pos.unmake_null();
+        self.eval.pop();
     }
 
     pub fn total_nodes(&self) -> u64 {
@@ -201,7 +228,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     number: i + 1,
                 });
             }
-            chances.len = 0;
+            chances.clear();
             let has_chance = self.pos.chance(mv, &mut chances);
             let searched = i - pv_idx;
             let r = if searched > 0
@@ -334,10 +361,10 @@ impl<'a, G: Game> Worker<'a, G> {
         if has_chance {
             self.chance_value(mv, chances, depth, alpha, beta, ply)
         } else {
-            self.pos.make(mv, NO_OUTCOME);
+            self.make(mv, NO_OUTCOME);
             self.tt.prefetch(self.pos.key());
             let s = -self.search(depth, -beta, -alpha, ply + 1, pv_node, cut_node);
-            self.pos.unmake();
+            self.unmake();
             s
         }
     }
@@ -376,7 +403,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let mut outcomes = *chances;
         // Likely outcomes first: they move the mean most, so cutoffs come sooner.
-        outcomes.outcomes[..outcomes.len].sort_by_key(|o| std::cmp::Reverse(o.1));
+        outcomes.sort_by_weight();
         let (value, bound) = if alpha >= CHANCE_BOUND || beta <= -CHANCE_BOUND {
             self.chance_decisive(mv, &outcomes, depth, alpha, beta, ply)
         } else {
@@ -411,13 +438,13 @@ impl<'a, G: Game> Worker<'a, G> {
         ply: usize,
     ) -> (Score, TtBound) {
         let cb = CHANCE_BOUND as i64;
-        let n = outcomes.len;
+        let n = outcomes.len();
         let total = outcomes.total() as i64;
         let star = self.features.chance_pruning;
         let (a, b) = ((alpha as i64).max(-cb - 1), (beta as i64).min(cb + 1));
         let w: [i64; 8] = std::array::from_fn(|k| {
             if k < n {
-                outcomes.outcomes[k].1 as i64
+                outcomes.as_slice()[k].1 as i64
             } else {
                 0
             }
@@ -429,8 +456,8 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut sum_hi: i64 = cb * total;
         if star && b - a == 1 {
             for k in 0..n {
-                let o = outcomes.outcomes[k].0;
-                self.pos.make(mv, o);
+                let o = outcomes.as_slice()[k].0;
+                self.make(mv, o);
                 let v = -self.search(
                     depth,
                     -(a as Score + 1),
@@ -439,7 +466,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     false,
                     false,
                 ) as i64;
-                self.pos.unmake();
+                self.unmake();
                 if self.stopped {
                     return (0, TtBound::None);
                 }
@@ -462,7 +489,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let (mut all_high, mut all_low) = (true, true);
         for k in 0..n {
-            let o = outcomes.outcomes[k].0;
+            let o = outcomes.as_slice()[k].0;
             // Bounds of the others: exact for those done, [lo, hi] for those to come.
             let others_hi = sum_hi - w[k] * hi[k];
             let others_lo = sum_lo - w[k] * lo[k];
@@ -488,9 +515,9 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let ai = ai.max(lo[k] - 1).max(-cb - 1) as Score;
             let bi = bi.min(hi[k] + 1).min(cb + 1) as Score;
-            self.pos.make(mv, o);
+            self.make(mv, o);
             let v = -self.search(depth, -bi, -ai, ply + 1, bi - ai > 1, false);
-            self.pos.unmake();
+            self.unmake();
             if self.stopped {
                 return (0, TtBound::None);
             }
@@ -548,9 +575,9 @@ impl<'a, G: Game> Worker<'a, G> {
         let (mut lo, mut hi) = (INFINITY, -INFINITY);
         let (mut all_win, mut all_loss) = (true, true);
         for &(o, _) in outcomes.as_slice() {
-            self.pos.make(mv, o);
+            self.make(mv, o);
             let v = -self.search(depth, -beta, -alpha, ply + 1, beta - alpha > 1, false);
-            self.pos.unmake();
+            self.unmake();
             if self.stopped {
                 return (0, TtBound::None);
             }
@@ -586,13 +613,13 @@ impl<'a, G: Game> Worker<'a, G> {
         let total = chances.total() as i64;
         let mut sum = 0i64;
         for &(o, w) in chances.as_slice() {
-            self.pos.make(mv, o);
+            self.make(mv, o);
             self.nodes += 1;
             let v = match self.pos.immediate_result() {
                 Some(r) => -outcome_score(r, ply + 1),
-                None => -self.pos.evaluate(),
+                None => -self.eval.evaluate(&self.pos),
             };
-            self.pos.unmake();
+            self.unmake();
             sum += w as i64 * v.clamp(-CHANCE_BOUND, CHANCE_BOUND) as i64;
         }
         sum.div_euclid(total.max(1)) as Score
@@ -616,7 +643,7 @@ impl<'a, G: Game> Worker<'a, G> {
             self.pv_len[ply] = ply;
         }
         if ply >= MAX_PLY - 2 {
-            return self.pos.evaluate();
+            return self.eval.evaluate(&self.pos);
         }
         if let Some(o) = self.pos.immediate_result() {
             return outcome_score(o, ply);
@@ -664,7 +691,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            hit.map_or_else(|| self.pos.evaluate(), |h| h.eval)
+            hit.map_or_else(|| self.eval.evaluate(&self.pos), |h| h.eval)
         };
         self.eval_stack[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
@@ -688,11 +715,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 && self.pos.null_move_ok()
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
-                self.pos.make_null();
+                self.make_null();
                 self.null_stack[ply + 1] = true;
                 let s = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false, !cut_node);
                 self.null_stack[ply + 1] = false;
-                self.pos.unmake_null();
+                self.unmake_null();
                 if self.stopped {
                     return 0;
                 }
@@ -708,7 +735,14 @@ impl<'a, G: Game> Worker<'a, G> {
         if list.is_empty() {
             return outcome_score(self.pos.no_moves_result(), ply);
         }
-        let mut picker = Picker::new(&self.pos, list, tt_move, self.killers[ply], &self.history);
+        let mut picker = Picker::new(
+            &self.pos,
+            &self.eval,
+            list,
+            tt_move,
+            self.killers[ply],
+            &self.history,
+        );
         let side = self.pos.side_to_move();
         let orig_alpha = alpha;
         let mut best = -INFINITY;
@@ -735,7 +769,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     continue;
                 }
             }
-            chances.len = 0;
+            chances.clear();
             let has_chance = self.pos.chance(mv, &mut chances);
             let r = if searched > 0
                 && self.features.lmr
@@ -857,7 +891,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return outcome_score(o, ply);
         }
         if ply >= MAX_PLY - 2 {
-            return self.pos.evaluate();
+            return self.eval.evaluate(&self.pos);
         }
         let key = self.pos.key();
         let hit = self.tt.probe(key);
@@ -875,7 +909,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let stand_pat = if in_check {
             -INFINITY
         } else {
-            let e = hit.map_or_else(|| self.pos.evaluate(), |h| h.eval);
+            let e = hit.map_or_else(|| self.eval.evaluate(&self.pos), |h| h.eval);
             if e >= beta {
                 return e;
             }
@@ -893,17 +927,17 @@ impl<'a, G: Game> Worker<'a, G> {
             self.pos.generate_noisy(&mut list);
         }
         let tt_move = hit.map_or(G::Move::default(), |h| G::Move::from_u16(h.mv));
-        let mut picker = Picker::noisy(&self.pos, list, tt_move);
+        let mut picker = Picker::noisy(&self.pos, &self.eval, list, tt_move);
         let mut chances = ChanceList::default();
         let mut best_move = G::Move::default();
         while let Some(mv) = picker.pick() {
-            chances.len = 0;
+            chances.clear();
             let score = if self.pos.chance(mv, &mut chances) {
                 self.chance_static(mv, &chances, ply)
             } else {
-                self.pos.make(mv, NO_OUTCOME);
+                self.make(mv, NO_OUTCOME);
                 let s = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
-                self.pos.unmake();
+                self.unmake();
                 s
             };
             if self.stopped {

@@ -70,6 +70,9 @@ pub struct Options {
     pub move_overhead_ms: u64,
     /// Switches for measuring search features; all on by default.
     pub features: Features,
+    /// Evaluation weights text (`EvalFile`) applied over the game's compiled-in weights;
+    /// `None` searches with the compiled-in weights.
+    pub eval_text: Option<Arc<String>>,
 }
 
 impl Default for Options {
@@ -79,6 +82,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead_ms: 50,
             features: Features::default(),
+            eval_text: None,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! expectimax, with fewer nodes.
 
 use super::*;
+use crate::eval::{EvalTerm, Evaluator};
 use crate::game::*;
 
 /// A random game tree: the position is the hash of the path; each node has 2..=5 moves,
@@ -55,8 +56,30 @@ impl TreeGame {
     }
 }
 
+/// Leaves score by their hash.
+#[derive(Clone)]
+struct TreeEval;
+
+impl Evaluator<TreeGame> for TreeEval {
+    type Weights = ();
+    fn default_weights(_: &TreeGame) {}
+    fn new(_: &TreeGame, _: ()) -> Self {
+        TreeEval
+    }
+    fn evaluate(&mut self, g: &TreeGame) -> Score {
+        (g.h() % 401) as Score - 200
+    }
+    fn noisy_order(&self, _: &TreeGame, _: TMove) -> Score {
+        0
+    }
+    fn terms(&mut self, _: &TreeGame) -> Vec<EvalTerm> {
+        Vec::new()
+    }
+}
+
 impl Game for TreeGame {
     type Move = TMove;
+    type Eval = TreeEval;
     const HISTORY_SIZE: usize = 16;
     fn variant_name(&self) -> &'static str {
         "tree"
@@ -87,9 +110,6 @@ impl Game for TreeGame {
     }
     fn is_noisy(&self, _mv: TMove) -> bool {
         false
-    }
-    fn noisy_order(&self, _mv: TMove) -> Score {
-        0
     }
     fn history_index(&self, mv: TMove) -> usize {
         mv.0 as usize
@@ -129,12 +149,6 @@ impl Game for TreeGame {
     fn game_end(&self) -> Option<GameEnd> {
         None
     }
-    fn evaluate(&self) -> Score {
-        (self.h() % 401) as Score - 200
-    }
-    fn eval_terms(&self) -> Vec<EvalTerm> {
-        Vec::new()
-    }
     fn move_to_string(&self, mv: TMove) -> String {
         format!("m{}", mv.0)
     }
@@ -161,7 +175,7 @@ fn brute<G: Game>(g: &mut G, depth: i32, ply: usize) -> Score {
         return alphabeta::outcome_score(o, ply);
     }
     if depth == 0 {
-        return g.evaluate();
+        return G::Eval::new(g, G::Eval::default_weights(g)).evaluate(g);
     }
     let mut list = MoveList::new();
     g.generate_moves(&mut list);

@@ -8,6 +8,7 @@ use super::ordering::MAX_PLY;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{Bound, Control, Info, Limits, Options, Report, SearchResult};
+use crate::eval::Evaluator;
 use crate::game::*;
 use std::sync::atomic::AtomicU64;
 
@@ -52,11 +53,18 @@ pub fn run<G: Game>(
         .unwrap_or(MAX_PLY as u32 - 8)
         .clamp(1, MAX_PLY as u32 - 8);
     let threads = opts.threads.clamp(1, 1024);
+    let weights = crate::eval::weights_for(pos, opts.eval_text.as_deref().map(|t| t.as_str()))
+        .unwrap_or_else(|e| {
+            // The protocol checks a weights file when it is loaded: this is a bug guard.
+            log::warn!("evaluation weights not applied: {e}");
+            G::Eval::default_weights(pos)
+        });
     let nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let results: Vec<WorkerResult<G::Move>> = std::thread::scope(|s| {
         let mut handles = Vec::new();
         for id in 1..threads {
             let root = root.clone();
+            let weights = weights.clone();
             let (stop_rules, nodes) = (&stop_rules, &nodes);
             let h = std::thread::Builder::new()
                 .name(format!("search-{id}"))
@@ -65,6 +73,7 @@ pub fn run<G: Game>(
                     let mut w = Worker::new(
                         id,
                         pos.clone(),
+                        G::Eval::new(pos, weights),
                         tt,
                         control,
                         opts.features,
@@ -85,6 +94,7 @@ pub fn run<G: Game>(
         let mut main = Worker::new(
             0,
             pos.clone(),
+            G::Eval::new(pos, weights.clone()),
             tt,
             control,
             opts.features,
@@ -149,7 +159,7 @@ pub fn pv_to_strings<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<String> {
             break;
         }
         out.push(p.move_to_string(m));
-        chances.len = 0;
+        chances.clear();
         if p.chance(m, &mut chances) {
             break;
         }
@@ -162,8 +172,9 @@ fn iterate<G: Game>(w: &mut Worker<'_, G>, max_depth: u32, multipv: usize, limit
     let multipv = multipv.min(w.root_moves.len()).max(1);
     let mut depth = 1u32;
     while depth <= max_depth {
-        // Half the helpers run one ply ahead: the threads then fill the table with
-        // different subtrees instead of repeating each other's work.
+        // Odd helpers start one ply ahead and then search only even depths (2, 4, 6 ...),
+        // so the threads fill the table with different subtrees instead of repeating
+        // each other's work.
         let d = if w.id % 2 == 1 { depth + 1 } else { depth }.min(max_depth);
         w.root_depth = d as i32;
         w.seldepth = 0;

@@ -170,7 +170,8 @@ impl TranspositionTable {
             }
             if k.load(Ordering::Relaxed) ^ data == key {
                 let (old, _) = unpack(data);
-                // Keep a deeper exact result of this position unless ours is exact too.
+                // Keep a result of this position searched more than two plies deeper,
+                // whatever its bound, unless ours is exact.
                 if bound != TtBound::Exact && old.depth > depth + 2 {
                     return;
                 }
