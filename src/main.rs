@@ -6,6 +6,10 @@ use std::time::Instant;
 use tinh::variant::Variant;
 use tinh::with_game;
 
+/// The deepest `tinh perft` goes: leaf counts beyond it would overflow 64 bits in Math
+/// Chess and never finish anyway.
+const MAX_PERFT_DEPTH: i64 = 20;
+
 #[derive(Parser)]
 #[command(
     name = "tinh",
@@ -13,9 +17,10 @@ use tinh::with_game;
     about = "Tinh: an engine for Math Chess, Reveal Chess and chess"
 )]
 struct Cli {
-    /// Variant the protocol loop starts in: mathchess, revealchess or chess.
-    #[arg(long, global = true, default_value = "mathchess")]
-    variant: Variant,
+    /// Game the protocol loop starts in: mathchess (default), revealchess or chess.
+    /// Before a subcommand it is that command's game (the subcommand's own --variant wins).
+    #[arg(long)]
+    variant: Option<Variant>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -23,31 +28,49 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the UCI-style protocol loop on stdin/stdout (the default).
-    Uci,
+    Uci {
+        /// Game the protocol loop starts in: mathchess (default), revealchess or chess.
+        #[arg(long)]
+        variant: Option<Variant>,
+    },
     /// Count the leaves of the legal-move tree, divided by root move.
     Perft {
-        /// Depth in plies.
+        /// Depth in plies (0..=20).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH))]
         depth: u32,
-        /// Start position (default: the variant's start).
+        /// Game of the position: mathchess (default), revealchess or chess.
+        #[arg(long)]
+        variant: Option<Variant>,
+        /// Start position (default: the game's start).
         #[arg(long)]
         fen: Option<String>,
         /// Moves to play from the start position first, space separated.
         #[arg(long)]
         moves: Option<String>,
-        /// Count root moves in parallel on this many threads.
+        /// Count root moves in parallel on this many threads (1..=256, as the Threads option).
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// Search a fixed set of positions of all three games to a fixed depth, one thread.
+    /// Search fixed positions to a fixed depth, one thread (all three games by default).
     Bench {
-        /// Depth (default: the bench's own).
+        /// Depth (1..=20; default: the bench's own, 9 for search).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=MAX_PERFT_DEPTH))]
         depth: Option<u32>,
-        /// Measure move generation instead: perft of fixed positions of all three games.
+        /// Only this game's positions: mathchess, revealchess or chess (default: all three).
+        #[arg(long)]
+        variant: Option<Variant>,
+        /// Measure move generation instead: perft of fixed positions.
         #[arg(long)]
         perft: bool,
     },
     /// Analyse a position and show the search's progress in readable lines.
-    Analyse(tinh::protocol::analyse::AnalyseArgs),
+    Analyse {
+        /// Game of the position: mathchess (default), revealchess or chess.
+        #[arg(long)]
+        variant: Option<Variant>,
+        #[command(flatten)]
+        args: tinh::protocol::analyse::AnalyseArgs,
+    },
     /// Play a match between engines (cutechess-cli style flags; `tinh match --help`).
     // The match runner parses its own flags (key=value words) and prints its own help.
     #[command(disable_help_flag = true)]
@@ -68,18 +91,25 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
+    // A subcommand's own --variant wins over one given before it.
+    let game = |own: Option<Variant>| own.or(cli.variant).unwrap_or(Variant::MathChess);
     let result = match cli.command {
-        None | Some(Command::Uci) => {
-            tinh::protocol::run_loop(cli.variant);
+        None => {
+            tinh::protocol::run_loop(game(None));
+            Ok(())
+        }
+        Some(Command::Uci { variant }) => {
+            tinh::protocol::run_loop(game(variant));
             Ok(())
         }
         Some(Command::Perft {
             depth,
+            variant,
             fen,
             moves,
             threads,
         }) => run_perft(
-            cli.variant,
+            game(variant),
             depth,
             fen.as_deref(),
             moves.as_deref(),
@@ -87,10 +117,17 @@ fn main() -> ExitCode {
         ),
         Some(Command::Bench {
             depth,
+            variant,
             perft: false,
-        }) => tinh::search::bench::run(depth),
-        Some(Command::Bench { depth, perft: true }) => tinh::search::bench::run_perft(depth),
-        Some(Command::Analyse(args)) => tinh::protocol::analyse::run(cli.variant, args),
+        }) => tinh::search::bench::run(depth, variant.or(cli.variant)),
+        Some(Command::Bench {
+            depth,
+            variant,
+            perft: true,
+        }) => tinh::search::bench::run_perft(depth, variant.or(cli.variant)),
+        Some(Command::Analyse { variant, args }) => {
+            tinh::protocol::analyse::run(game(variant), args)
+        }
         Some(Command::Match { args }) => {
             tinh::arena::run_match_cli(&with_variant(args, cli.variant))
         }
@@ -107,11 +144,13 @@ fn main() -> ExitCode {
     }
 }
 
-/// clap takes a leading `--variant V` of `match`/`genopenings` as the global flag before
-/// the raw arguments start: hand it back to the subcommand, which parses its own flags.
-fn with_variant(mut args: Vec<String>, variant: Variant) -> Vec<String> {
-    if !args.iter().any(|a| a == "--variant" || a == "-variant") {
-        args.splice(0..0, ["--variant".to_string(), variant.name().to_string()]);
+/// `tinh --variant V match ...`: hand the variant given before the subcommand to it (the
+/// match runner and genopenings parse their own flags; one of their own wins).
+fn with_variant(mut args: Vec<String>, variant: Option<Variant>) -> Vec<String> {
+    if let Some(v) = variant
+        && !args.iter().any(|a| a == "--variant" || a == "-variant")
+    {
+        args.splice(0..0, ["--variant".to_string(), v.name().to_string()]);
     }
     args
 }
@@ -123,6 +162,8 @@ fn run_perft(
     moves: Option<&str>,
     threads: usize,
 ) -> Result<(), String> {
+    let n = i64::try_from(threads).unwrap_or(i64::MAX);
+    tinh::protocol::check_spin("Threads", n).map_err(|e| format!("--threads: {e}"))?;
     let mut pos = match fen {
         Some(f) => variant.from_fen(f)?,
         None => variant.startpos(),
@@ -131,7 +172,7 @@ fn run_perft(
         pos.apply_moves(m.split_whitespace())?;
     }
     let start = Instant::now();
-    let lines = with_game!(&pos, g => tinh::perft::divide(g, depth, threads.max(1)));
+    let lines = with_game!(&pos, g => tinh::perft::divide(g, depth, threads));
     let elapsed = start.elapsed().as_secs_f64();
     let total = tinh::perft::total(&lines, depth);
     print!("{}", tinh::perft::format_divide(&lines, depth));

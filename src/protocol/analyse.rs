@@ -25,14 +25,14 @@ pub struct AnalyseArgs {
     /// included in Reveal Chess).
     #[arg(long)]
     pub moves: Option<String>,
-    /// Search to this depth (default: depth 10, at most 5 s).
-    #[arg(long)]
+    /// Search to this depth, 1..=120 (default: depth 10, at most 5 s).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=search::MAX_DEPTH as i64))]
     pub depth: Option<u32>,
-    /// Search for this many milliseconds.
-    #[arg(long)]
+    /// Search for this many milliseconds, 1..=86400000 (one day).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=search::MAX_TIME_MS))]
     pub movetime: Option<u64>,
-    /// Search this many nodes.
-    #[arg(long)]
+    /// Search this many nodes (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Number of principal variations (1..256).
     #[arg(long, default_value_t = 1)]
@@ -93,12 +93,15 @@ pub fn readable_info(info: &Info, multipv: usize) -> String {
 }
 
 pub fn run(variant: Variant, args: AnalyseArgs) -> Result<(), String> {
-    check_spin("MultiPV", args.multipv as i64)?;
-    check_spin("Threads", args.threads as i64)?;
-    check_spin("Hash", args.hash as i64)?;
-    check_spin("PointTarget", args.point_target as i64)?;
-    if args.depth == Some(0) || args.nodes == Some(0) || args.movetime == Some(0) {
-        return Err("the depth, movetime or nodes limit must be at least 1".into());
+    // The flags share the options' ranges.
+    for (flag, option, value) in [
+        ("--multipv", "MultiPV", args.multipv),
+        ("--threads", "Threads", args.threads),
+        ("--hash", "Hash", args.hash),
+        ("--point-target", "PointTarget", args.point_target as usize),
+    ] {
+        let value = i64::try_from(value).unwrap_or(i64::MAX);
+        check_spin(option, value).map_err(|e| format!("{flag}: {e}"))?;
     }
     let moves: Vec<&str> = args
         .moves

@@ -62,8 +62,8 @@ const POSITIONS: &[(Variant, &str, &str, i32)] = &[
 
 /// Move-generation speed: perft (single thread, bulk counting) of a fixed set of
 /// positions; the last line is `<leaves> leaves <leaves/s> leaves/s`. `depth` overrides
-/// every position's own depth.
-pub fn run_perft(depth: Option<u32>) -> Result<(), String> {
+/// every position's own depth; `only` keeps one game's positions.
+pub fn run_perft(depth: Option<u32>, only: Option<Variant>) -> Result<(), String> {
     let mut jobs: Vec<(Variant, String, u32)> = crate::mathchess::PERFT_BENCH
         .iter()
         .enumerate()
@@ -89,6 +89,7 @@ pub fn run_perft(depth: Option<u32>) -> Result<(), String> {
         jobs.push((Variant::Chess, fen.to_string(), d));
     }
     jobs.push((Variant::RevealChess, "startpos".into(), 4));
+    jobs.retain(|&(v, _, _)| only.is_none_or(|o| o == v));
     let mut total = 0u64;
     let start = Instant::now();
     for (variant, fen, d) in jobs {
@@ -114,13 +115,18 @@ pub fn run_perft(depth: Option<u32>) -> Result<(), String> {
     Ok(())
 }
 
-pub fn run(depth: Option<u32>) -> Result<(), String> {
+/// The search bench; `only` keeps one game's positions (the node count printed is then
+/// that game's share of the full bench's).
+pub fn run(depth: Option<u32>, only: Option<Variant>) -> Result<(), String> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
     let searcher = Searcher::new(16);
     let opts = Options::default();
     let mut total_nodes = 0u64;
     let start = Instant::now();
     for (i, &(variant, fen, moves, offset)) in POSITIONS.iter().enumerate() {
+        if only.is_some_and(|o| o != variant) {
+            continue;
+        }
         let mut pos = if fen == "startpos" {
             variant.startpos()
         } else {
