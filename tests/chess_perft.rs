@@ -5,7 +5,7 @@
 use tinh::game::*;
 use tinh::revealchess::Board;
 
-/// (FEN, counts for depth 1..) from /work/shared/data/chess_perft.epd.
+/// (FEN, counts for depth 1..): the Chess Programming Wiki's "Perft Results" positions.
 const CPW: &[(&str, &[u64])] = &[
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

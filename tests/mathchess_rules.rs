@@ -1,5 +1,5 @@
 //! End-to-end tests of the Math Chess rules through the library API: every rule of
-//! ../shared/rules/mathchess.md pinned by a position built for it.
+//! docs/rules/mathchess.md pinned by a position built for it.
 
 use tinh::eval::{Evaluator, default_evaluator};
 use tinh::game::*;

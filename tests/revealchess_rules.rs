@@ -1,4 +1,4 @@
-//! Reveal Chess and chess rules, one test per rule with a position built for it: shells,
+//! Reveal Chess and chess rules (docs/rules/revealchess.md), one test per rule with a position built for it: shells,
 //! reveals and pools, castling with a face-down corner, en passant, promotion and the
 //! backup letter, check / mate / stalemate, the 50/75-move rules, repetitions, insufficient
 //! material, notation and FEN errors and round trips.

@@ -1,4 +1,4 @@
-//! Math Chess (Cờ Toán): the rules of ../shared/rules/mathchess.md on a 9x11 board held
+//! Math Chess (Cờ Toán): the rules of docs/rules/mathchess.md on a 9x11 board held
 //! as u128 bitboards plus line words; move generation, bulk perft, FEN, Zobrist keys,
 //! the game's ends, and (in `eval`) the static evaluation, all behind `game::Game`.
 //!

@@ -1,6 +1,7 @@
-//! Reveal Chess and standard chess (`chess` = nothing face-down): the `Game`
-//! implementation over `position::Pos` (8x8 u64 bitboards, shells and pools, legal move
-//! generation with pins, copy-make with an undo stack), notation, draws, and the fast perft.
+//! Reveal Chess and standard chess (`chess` = nothing face-down), as in
+//! docs/rules/revealchess.md: the `Game` implementation over `position::Pos` (8x8 u64
+//! bitboards, shells and pools, legal move generation with pins, copy-make with an undo
+//! stack), notation, draws, and the fast perft.
 //! Submodules: `bitboard` (attack tables), `position` (rules core), `fen`, `eval`.
 
 pub mod bitboard;
