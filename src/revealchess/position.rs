@@ -77,7 +77,7 @@ pub fn shell_of(c: usize, sq: usize) -> Option<usize> {
 pub struct Zobrist {
     pub piece: [[[u64; 64]; 6]; 2],
     pub fd: [u64; 64],
-    /// pool[c][i][n]: type i of colour c's pool holds n; n = 0 hashes as 0 so standard
+    /// `pool[c][i][n]`: type i of colour c's pool holds n; n = 0 hashes as 0 so standard
     /// chess keys carry no pool terms.
     pub pool: [[[u64; 9]; 5]; 2],
     pub castle: [u64; 16],
