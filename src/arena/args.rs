@@ -2,6 +2,7 @@
 //! raw arguments (values are `key=value` words, which clap cannot express), into a
 //! `MatchConfig`. `HELP` documents every flag.
 
+use super::ranges::{at_least, in_range, seconds_ms};
 use super::stats::Sprt;
 use crate::game::MAX_FULLMOVE;
 use crate::search::{MAX_DEPTH, MAX_TIME_MS};
@@ -93,43 +94,6 @@ pub const MAX_MATCH_GAMES: u64 = 1_000_000;
 pub const MAX_CONCURRENCY: u64 = 256;
 /// Largest adjudication score, in centipawns.
 pub const MAX_ADJUDICATION_CP: i32 = 100_000;
-
-/// `v` parsed as a number in `lo..=hi`, or a one-line error naming `what` and the range.
-pub(crate) fn in_range<T>(what: &str, v: &str, lo: T, hi: T) -> Result<T, String>
-where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display,
-{
-    match v.parse::<T>() {
-        Ok(n) if lo <= n && n <= hi => Ok(n),
-        Ok(_) => Err(format!("{what}: {v} is out of range {lo}..={hi}")),
-        Err(_) => Err(format!(
-            "{what}: '{v}' is not a number (expected {lo}..={hi})"
-        )),
-    }
-}
-
-/// `v` parsed as a number of at least `lo` (the type's maximum above).
-pub(crate) fn at_least<T>(what: &str, v: &str, lo: T) -> Result<T, String>
-where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display,
-{
-    match v.parse::<T>() {
-        Ok(n) if lo <= n => Ok(n),
-        Ok(_) => Err(format!("{what}: {v} is out of range (at least {lo})")),
-        Err(_) => Err(format!("{what}: '{v}' is not a number (at least {lo})")),
-    }
-}
-
-/// Seconds (as cutechess writes them: `0.5`, `10`) to milliseconds, `lo_ms..=MAX_TIME_MS`.
-fn seconds_ms(what: &str, v: &str, lo_ms: u64) -> Result<u64, String> {
-    let max_s = (MAX_TIME_MS / 1000) as f64;
-    let s: f64 = in_range(what, v, 0.0, max_s)?;
-    let ms = (s * 1000.0).round() as u64;
-    if ms < lo_ms {
-        return Err(format!("{what}: {v} s is less than {lo_ms} ms"));
-    }
-    Ok(ms)
-}
 
 /// `[MOVES/]TIME[+INC]`, milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -484,7 +448,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
                 cfg.openings = Some(spec);
             }
             "order" => order = Some(parse_order(one(f, vals)?)?),
-            "seed" | "srand" => cfg.seed = num(f, vals, 0, u64::MAX)?,
+            "seed" | "srand" => cfg.seed = at_least(&format!("--{f}"), one(f, vals)?, 0)?,
             "pgnout" => {
                 // cutechess accepts `-pgnout FILE [min] [fi]`: the extra words are ignored.
                 let file = vals

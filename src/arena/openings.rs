@@ -4,7 +4,8 @@
 //! (reveals drawn with the right weights), kept when Tinh's own search scores the position
 //! within a threshold, deduplicated across threads.
 
-use super::args::{Order, in_range};
+use super::args::Order;
+use super::ranges::{at_least, in_range};
 use crate::game::{ChanceList, Game, MoveList, NO_OUTCOME};
 use crate::protocol::check_spin;
 use crate::search::{Limits, MAX_DEPTH, Options, Searcher};
@@ -160,9 +161,9 @@ pub fn parse_gen_args(args: &[String]) -> Result<Option<GenConfig>, String> {
             "variant" => cfg.variant = v.parse()?,
             "count" => cfg.count = in_range(&what, v, 1, MAX_GEN_COUNT)?,
             "plies" => cfg.plies = in_range(&what, v, 1, MAX_GEN_PLIES)?,
-            "seed" => cfg.seed = in_range(&what, v, 0, u64::MAX)?,
+            "seed" => cfg.seed = at_least(&what, v, 0)?,
             "depth" => cfg.depth = in_range(&what, v, 1, MAX_DEPTH)?,
-            "nodes" => cfg.nodes = in_range(&what, v, 0, u64::MAX)?,
+            "nodes" => cfg.nodes = at_least(&what, v, 0)?,
             "threshold" => cfg.threshold = in_range(&what, v, 0, MAX_GEN_THRESHOLD)?,
             "out" => cfg.out = Some(v.to_string()),
             "lines" => cfg.lines = Some(v.to_string()),
