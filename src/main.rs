@@ -6,9 +6,9 @@ use std::time::Instant;
 use tinh::variant::Variant;
 use tinh::with_game;
 
-/// The deepest `tinh perft` goes: leaf counts beyond it would overflow 64 bits in Math
-/// Chess and never finish anyway.
-const MAX_PERFT_DEPTH: i64 = 20;
+/// The deepest `tinh perft` and `tinh bench` go: perft leaf counts beyond it would
+/// overflow 64 bits in Math Chess, and neither would finish anyway.
+const MAX_BENCH_DEPTH: i64 = 20;
 
 #[derive(Parser)]
 #[command(
@@ -17,9 +17,9 @@ const MAX_PERFT_DEPTH: i64 = 20;
     about = "Tinh: an engine for Math Chess, Reveal Chess and chess"
 )]
 struct Cli {
-    /// Game the protocol loop starts in: mathchess (default), revealchess or chess.
-    /// Before a subcommand it is that command's game (the subcommand's own --variant wins).
-    #[arg(long)]
+    /// The game: mathchess (the default), revealchess or chess. For `tinh`/`uci` the
+    /// variant the protocol loop starts in; for `bench`, only that game's positions.
+    #[arg(long, global = true)]
     variant: Option<Variant>,
     #[command(subcommand)]
     command: Option<Command>,
@@ -28,49 +28,39 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the UCI-style protocol loop on stdin/stdout (the default).
-    Uci {
-        /// Game the protocol loop starts in: mathchess (default), revealchess or chess.
-        #[arg(long)]
-        variant: Option<Variant>,
-    },
+    Uci,
     /// Count the leaves of the legal-move tree, divided by root move.
     Perft {
         /// Depth in plies (0..=20).
-        #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH))]
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_BENCH_DEPTH))]
         depth: u32,
-        /// Game of the position: mathchess (default), revealchess or chess.
-        #[arg(long)]
-        variant: Option<Variant>,
-        /// Start position (default: the game's start).
+        /// Start position (default: the variant's start).
         #[arg(long)]
         fen: Option<String>,
         /// Moves to play from the start position first, space separated.
         #[arg(long)]
         moves: Option<String>,
-        /// Count root moves in parallel on this many threads (1..=256, as the Threads option).
+        /// Count root moves in parallel on this many threads (1..=256, as the Threads
+        /// option).
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// Search fixed positions to a fixed depth, one thread (all three games by default).
+    /// Search a fixed set of positions of every game (or the `--variant` given) to a
+    /// fixed depth, one thread; the last line is `<nodes> nodes <nps> nps`.
     Bench {
-        /// Depth (1..=20; default: the bench's own, 9 for search).
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=MAX_PERFT_DEPTH))]
+        /// Depth (1..=20; default: the bench's own, 9 for the search).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH_DEPTH))]
         depth: Option<u32>,
-        /// Only this game's positions: mathchess, revealchess or chess (default: all three).
-        #[arg(long)]
-        variant: Option<Variant>,
         /// Measure move generation instead: perft of fixed positions.
         #[arg(long)]
         perft: bool,
+        /// Set a search parameter for this run, e.g. `--param RfpMargin=90` (repeatable;
+        /// `tinh` then `params` lists them).
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
     },
     /// Analyse a position and show the search's progress in readable lines.
-    Analyse {
-        /// Game of the position: mathchess (default), revealchess or chess.
-        #[arg(long)]
-        variant: Option<Variant>,
-        #[command(flatten)]
-        args: tinh::protocol::analyse::AnalyseArgs,
-    },
+    Analyse(tinh::protocol::analyse::AnalyseArgs),
     /// Play a match between engines (cutechess-cli style flags; `tinh match --help`).
     // The match runner parses its own flags (key=value words) and prints its own help.
     #[command(disable_help_flag = true)]
@@ -91,48 +81,27 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    // A subcommand's own --variant wins over one given before it.
-    let game = |own: Option<Variant>| own.or(cli.variant).unwrap_or(Variant::MathChess);
+    let variant = cli.variant.unwrap_or_default();
     let result = match cli.command {
-        None => {
-            tinh::protocol::run_loop(game(None));
-            Ok(())
-        }
-        Some(Command::Uci { variant }) => {
-            tinh::protocol::run_loop(game(variant));
+        None | Some(Command::Uci) => {
+            tinh::protocol::run_loop(variant);
             Ok(())
         }
         Some(Command::Perft {
             depth,
-            variant,
             fen,
             moves,
             threads,
-        }) => run_perft(
-            game(variant),
-            depth,
-            fen.as_deref(),
-            moves.as_deref(),
-            threads,
-        ),
+        }) => run_perft(variant, depth, fen.as_deref(), moves.as_deref(), threads),
         Some(Command::Bench {
             depth,
-            variant,
-            perft: false,
-        }) => tinh::search::bench::run(depth, variant.or(cli.variant)),
-        Some(Command::Bench {
-            depth,
-            variant,
-            perft: true,
-        }) => tinh::search::bench::run_perft(depth, variant.or(cli.variant)),
-        Some(Command::Analyse { variant, args }) => {
-            tinh::protocol::analyse::run(game(variant), args)
-        }
-        Some(Command::Match { args }) => {
-            tinh::arena::run_match_cli(&with_variant(args, cli.variant))
-        }
+            perft,
+            params,
+        }) => run_bench(depth, perft, &params, cli.variant),
+        Some(Command::Analyse(args)) => tinh::protocol::analyse::run(variant, args),
+        Some(Command::Match { args }) => tinh::arena::run_match_cli(&with_variant(args, variant)),
         Some(Command::Genopenings { args }) => {
-            tinh::arena::genopenings_cli(&with_variant(args, cli.variant))
+            tinh::arena::genopenings_cli(&with_variant(args, variant))
         }
     };
     match result {
@@ -144,15 +113,35 @@ fn main() -> ExitCode {
     }
 }
 
-/// `tinh --variant V match ...`: hand the variant given before the subcommand to it (the
-/// match runner and genopenings parse their own flags; one of their own wins).
-fn with_variant(mut args: Vec<String>, variant: Option<Variant>) -> Vec<String> {
-    if let Some(v) = variant
-        && !args.iter().any(|a| a == "--variant" || a == "-variant")
-    {
-        args.splice(0..0, ["--variant".to_string(), v.name().to_string()]);
+/// clap takes a leading `--variant V` of `match`/`genopenings` as the global flag before
+/// the raw arguments start: hand it back to the subcommand, which parses its own flags.
+fn with_variant(mut args: Vec<String>, variant: Variant) -> Vec<String> {
+    if !args.iter().any(|a| a == "--variant" || a == "-variant") {
+        args.splice(0..0, ["--variant".to_string(), variant.name().to_string()]);
     }
     args
+}
+
+/// `tinh bench`: every game, or the one `--variant` names.
+fn run_bench(
+    depth: Option<u32>,
+    perft: bool,
+    params: &[String],
+    variant: Option<Variant>,
+) -> Result<(), String> {
+    let variants: Vec<Variant> = match variant {
+        Some(v) => vec![v],
+        None => Variant::ALL.to_vec(),
+    };
+    if perft {
+        if !params.is_empty() {
+            return Err("--param applies to the search bench, not --perft".into());
+        }
+        return tinh::bench::run_perft(depth, &variants);
+    }
+    let mut p = tinh::search::params::SearchParams::default();
+    p.apply_assignments(params)?;
+    tinh::bench::run(depth, &variants, p)
 }
 
 fn run_perft(
@@ -162,15 +151,13 @@ fn run_perft(
     moves: Option<&str>,
     threads: usize,
 ) -> Result<(), String> {
+    let moves: Vec<&str> = moves
+        .map(|m| m.split_whitespace().collect())
+        .unwrap_or_default();
+    // Built as the protocol's `position` builds it, so errors read the same.
+    let pos = tinh::protocol::build_position(variant, fen, &moves, &[])?;
     let n = i64::try_from(threads).unwrap_or(i64::MAX);
     tinh::protocol::check_spin("Threads", n).map_err(|e| format!("--threads: {e}"))?;
-    let mut pos = match fen {
-        Some(f) => variant.from_fen(f)?,
-        None => variant.startpos(),
-    };
-    if let Some(m) = moves {
-        pos.apply_moves(m.split_whitespace())?;
-    }
     let start = Instant::now();
     let lines = with_game!(&pos, g => tinh::perft::divide(g, depth, threads));
     let elapsed = start.elapsed().as_secs_f64();

@@ -51,8 +51,8 @@ fn perft_bench_and_analyse_flags_have_ranges() {
     );
     refused("analyse --hash 0", "--hash: option 'Hash' value 0");
     refused(
-        "analyse --point-target 46",
-        "--point-target: option 'PointTarget'",
+        "analyse --option PointTarget=46",
+        "value 46 out of range 0..45",
     );
 }
 
@@ -94,8 +94,8 @@ fn match_flags_and_engine_keys_have_ranges() {
         "--concurrency: 100000 is out of range",
     );
     refused(
-        &format!("{d} --point-target 46"),
-        "PointTarget' value 46 out of range 0..45",
+        &format!("{d} --rule PointTarget=46"),
+        "PointTarget must be in 0..45",
     );
     refused(
         &format!("{d} --maxmoves 0"),

@@ -583,3 +583,15 @@ fn notation_and_game_api() {
     assert!(!c("4k3/8/8/8/8/8/P7/4K3 w - - 0 1").null_move_ok());
     assert!(!c("4k3/8/8/8/8/8/4r3/R3K3 w - - 0 1").null_move_ok());
 }
+
+#[test]
+fn mating_material_for_time_losses() {
+    // A bare king, or a king and one minor piece against a bare king, cannot win.
+    assert!(!c("4k3/8/8/8/8/8/8/4K3 w - - 0 1").can_win(0));
+    assert!(!c("4k3/8/8/8/8/8/8/3NK3 w - - 0 1").can_win(0));
+    assert!(c("4k3/7p/8/8/8/8/8/3NK3 w - - 0 1").can_win(0));
+    assert!(c("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").can_win(0));
+    assert!(!c("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").can_win(1));
+    // A face-down piece may become anything.
+    assert!(b("4k3/8/8/8/8/8/X7/4K3 w - - 0 1 P1").can_win(0));
+}

@@ -12,7 +12,7 @@ fn best(b: &Board, depth: u32) -> (Option<String>, Score) {
         ..Default::default()
     };
     let r = s.search(b, &limits, &Options::default(), &|_| {});
-    (r.best, r.score)
+    (r.best.map(|m| b.move_to_string(m)), r.score)
 }
 
 #[test]

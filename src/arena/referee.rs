@@ -7,8 +7,7 @@
 use super::args::{EngineSpec, MatchConfig, TimeControl};
 use super::engine::{Engine, EngineError, SearchInfo};
 use crate::game::{ChanceList, Game, Outcome};
-use crate::variant::{Position, Variant};
-use crate::with_game;
+use crate::variant::Variant;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -81,10 +80,7 @@ pub struct GameRecord {
 
 /// Colour names of the two players in this variant.
 pub fn colours(v: Variant) -> [&'static str; 2] {
-    match v {
-        Variant::MathChess => ["Blue", "Red"],
-        _ => ["White", "Black"],
-    }
+    with_game!(v.startpos(), g => g.side_names())
 }
 
 /// Today's UTC date as PGN wants it (civil-from-days, H. Hinnant's algorithm).
@@ -115,17 +111,15 @@ pub fn start_engine(cfg: &MatchConfig, spec: &EngineSpec, name: &str) -> Result<
     let mut setup = Vec::new();
     // A standard UCI engine playing chess may not know UCI_Variant: send it only when the
     // variant needs it or the engine advertises it.
-    if cfg.variant != Variant::Chess || e.advertises("UCI_Variant") {
+    let standard_chess = with_game!(cfg.variant.startpos(), g => g.is_standard_chess());
+    if !standard_chess || e.advertises("UCI_Variant") {
         setup.push(format!(
             "setoption name UCI_Variant value {}",
             cfg.variant.name()
         ));
     }
-    if cfg.point_target > 0 {
-        setup.push(format!(
-            "setoption name PointTarget value {}",
-            cfg.point_target
-        ));
+    for (name, value) in &cfg.rules {
+        setup.push(format!("setoption name {name} value {value}"));
     }
     for (n, v) in &spec.options {
         setup.push(format!("setoption name {n} value {v}"));
@@ -155,6 +149,36 @@ struct Clock {
     tc: TimeControl,
     remaining_ms: i64,
     moves_in_period: u32,
+}
+
+/// One side of a refereed game: an engine process, or anything else that answers a
+/// position and a `go` line with a move (the tests' in-process players).
+pub trait Player {
+    /// Play the side to move in `position` (a `position fen ... moves ...` line) under
+    /// `go` (a `go ...` line): the `bestmove` line and what the search said about itself,
+    /// or the error that ended the wait (no answer by `deadline`, or the player is gone).
+    fn best_move(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline: Instant,
+    ) -> Result<(String, SearchInfo), EngineError>;
+}
+
+impl Player for Engine {
+    fn best_move(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline: Instant,
+    ) -> Result<(String, SearchInfo), EngineError> {
+        self.drain();
+        self.send(position)?;
+        self.send(go)?;
+        let mut info = SearchInfo::default();
+        let line = self.wait_for("bestmove", deadline, |l| info.update(l))?;
+        Ok((line, info))
+    }
 }
 
 /// Everything the game loop needs that does not depend on the game type.
@@ -200,13 +224,6 @@ pub fn play_game(
     slots: &mut [Option<Engine>],
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
-    let colours = colours(cfg.variant);
-    let ctx = Ctx {
-        cfg,
-        job,
-        colours,
-        stop,
-    };
     let mut pos = match cfg.variant.from_fen(&job.start_fen) {
         Ok(p) => p,
         Err(e) => {
@@ -219,10 +236,16 @@ pub fn play_game(
             return None;
         }
     };
-    // The point target is a rule of the game: the rules code judges it (`game_end`).
-    if let Position::Math(b) = &mut pos {
-        b.set_point_target(cfg.point_target);
-    }
+    // Rule options (the point target) are rules of the game: the rules code judges
+    // them (`game_end`).
+    pos.set_rule_options(&cfg.rules);
+    let colours = with_game!(&pos, g => g.side_names());
+    let ctx = Ctx {
+        cfg,
+        job,
+        colours,
+        stop,
+    };
     let start_fen = pos.to_fen();
     let mut moves = Vec::new();
     let verdict = 'game: {
@@ -257,9 +280,9 @@ pub fn play_game(
         let (Some(a), Some(b)) = (a.as_mut(), b.as_mut()) else {
             unreachable!("both engines started above")
         };
-        let mut engines = [a, b];
+        let mut players: [&mut dyn Player; 2] = [a, b];
         let mut restart = [false; 2];
-        let v = with_game!(pos, g => referee(g, &ctx, &start_fen, &mut engines, &mut moves, &mut restart));
+        let v = with_game!(pos, g => referee(g, &ctx, &start_fen, &mut players, &mut moves, &mut restart));
         for side in 0..2 {
             if restart[side] {
                 slots[job.players[side]] = None;
@@ -267,6 +290,52 @@ pub fn play_game(
         }
         v?
     };
+    Some(record(job, names, start_fen, moves, verdict, colours))
+}
+
+/// Play one game from `start` between two players of any kind under the match's rules
+/// (clocks and limits of `cfg`'s engines `job.players`, adjudication, the seeded reveals):
+/// the match runner's own game loop, open to games and players outside the variant list
+/// (the tests play a game that exists only in the tests). `None` when `stop` was raised.
+pub fn play_with_players<G: Game>(
+    start: G,
+    cfg: &MatchConfig,
+    names: &[String],
+    job: &GameJob,
+    players: [&mut dyn Player; 2],
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let colours = start.side_names();
+    let ctx = Ctx {
+        cfg,
+        job,
+        colours,
+        stop,
+    };
+    let start_fen = start.to_fen();
+    let mut moves = Vec::new();
+    let mut players = players;
+    let mut restart = [false; 2];
+    let verdict = referee(
+        start,
+        &ctx,
+        &start_fen,
+        &mut players,
+        &mut moves,
+        &mut restart,
+    )?;
+    Some(record(job, names, start_fen, moves, verdict, colours))
+}
+
+/// A finished game as the match records it.
+fn record(
+    job: &GameJob,
+    names: &[String],
+    start_fen: String,
+    moves: Vec<MoveRecord>,
+    verdict: Verdict,
+    colours: [&'static str; 2],
+) -> GameRecord {
     let (first_points, result) = match verdict.winner {
         Some(0) => (1.0, "1-0"),
         Some(_) => (0.0, "0-1"),
@@ -276,7 +345,7 @@ pub fn play_game(
         Some(s) => format!("{} wins: {}", colours[s], verdict.reason),
         None => format!("Draw: {}", verdict.reason),
     };
-    Some(GameRecord {
+    GameRecord {
         job: job.clone(),
         names: [names[job.players[0]].clone(), names[job.players[1]].clone()],
         start_fen,
@@ -286,7 +355,7 @@ pub fn play_game(
         reason,
         termination: verdict.termination,
         date: pgn_date(),
-    })
+    }
 }
 
 /// The verdict against `side` for an engine error while waiting for `what`.
@@ -335,39 +404,13 @@ fn go_line(clocks: &[Option<Clock>; 2], spec: &EngineSpec, side: usize) -> Strin
     s
 }
 
-/// Whether `side` (the one that did not run out of time) could still mate by some
-/// sequence of legal moves, by a simple material count on the FEN: a bare king, or a
-/// king and one bishop or knight against a bare king, cannot; everything else (any
-/// face-down piece included) can. Math Chess has no such rule: a time loss always loses.
-fn can_mate(variant: Variant, fen: &str, side: usize) -> bool {
-    if variant == Variant::MathChess {
-        return true;
-    }
-    let board = fen.split_whitespace().next().unwrap_or("");
-    let (mine, theirs): (Vec<char>, Vec<char>) = board
-        .chars()
-        .filter(|c| c.is_ascii_alphabetic())
-        .partition(|c| c.is_ascii_uppercase() == (side == 0));
-    let mine: Vec<char> = mine
-        .into_iter()
-        .map(|c| c.to_ascii_lowercase())
-        .filter(|&c| c != 'k')
-        .collect();
-    let theirs_bare = theirs.iter().all(|c| c.eq_ignore_ascii_case(&'k'));
-    match mine.as_slice() {
-        [] => false,
-        ['b'] | ['n'] => !theirs_bare,
-        _ => true,
-    }
-}
-
 /// The game loop proper, generic over the game so the rules code is called directly.
 /// Returns `None` when stopped.
 fn referee<G: Game>(
     mut g: G,
     ctx: &Ctx,
     start_fen: &str,
-    engines: &mut [&mut Engine; 2],
+    players: &mut [&mut dyn Player; 2],
     moves: &mut Vec<MoveRecord>,
     restart: &mut [bool; 2],
 ) -> Option<Verdict> {
@@ -413,15 +456,12 @@ fn referee<G: Game>(
         let side = g.side_to_move();
         let spec = specs[side];
         let margin = spec.timemargin_ms.unwrap_or(0);
-        let eng = &mut *engines[side];
         let mut pos_cmd = format!("position fen {start_fen}");
         if !texts.is_empty() {
             pos_cmd.push_str(" moves ");
             pos_cmd.push_str(&texts.join(" "));
         }
         let go = go_line(&clocks, spec, side);
-        eng.drain();
-        let sent = eng.send(&pos_cmd).and_then(|_| eng.send(&go));
         let t0 = Instant::now();
         let allowed = match (&clocks[side], spec.movetime_ms) {
             (Some(c), _) => Some(c.remaining_ms.max(0) as u64 + margin),
@@ -433,11 +473,10 @@ fn referee<G: Game>(
                 Some(a) => a + cfg.stall_ms,
                 None => cfg.move_timeout_ms,
             });
-        let mut info = SearchInfo::default();
-        let answer = sent.and_then(|_| eng.wait_for("bestmove", deadline, |l| info.update(l)));
+        let answer = players[side].best_move(&pos_cmd, &go, deadline);
         let elapsed = t0.elapsed().as_millis() as u64;
-        let line = match answer {
-            Ok(l) => l,
+        let (line, info) = match answer {
+            Ok(a) => a,
             Err(err) => {
                 restart[side] = true;
                 return Some(misbehaviour(ctx, side, err, "bestmove"));
@@ -447,12 +486,11 @@ fn referee<G: Game>(
         if let Some(a) = allowed
             && elapsed > a
         {
-            let fen = g.to_fen();
             let why = format!(
                 "{c} loses on time ({elapsed} ms, {} ms allowed)",
                 a - margin
             );
-            return Some(if can_mate(cfg.variant, &fen, 1 - side) {
+            return Some(if g.can_win(1 - side) {
                 Verdict::win(1 - side, why, Termination::TimeForfeit)
             } else {
                 Verdict::draw(
@@ -539,22 +577,6 @@ fn referee<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mating_material() {
-        let v = Variant::Chess;
-        assert!(!can_mate(v, "4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0));
-        assert!(!can_mate(v, "4k3/8/8/8/8/8/8/3NK3 w - - 0 1", 0));
-        assert!(can_mate(v, "4k3/7p/8/8/8/8/8/3NK3 w - - 0 1", 0));
-        assert!(can_mate(v, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 0));
-        assert!(!can_mate(v, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 1));
-        assert!(can_mate(
-            Variant::RevealChess,
-            "4k3/8/8/8/8/8/X7/4K3 w - - 0 1 P1",
-            0
-        ));
-        assert!(can_mate(Variant::MathChess, "anything", 0));
-    }
 
     #[test]
     fn date_format() {

@@ -54,6 +54,61 @@ pub fn reveal_letter(outcome: u8) -> char {
     POOL_LETTER[outcome as usize - 1] as char
 }
 
+/// The `tinh bench` positions of chess: the start, Kiwipete, a quiet middlegame and a
+/// rook endgame.
+const CHESS_BENCH: [BenchPosition; 4] = [
+    BenchPosition {
+        fen: None,
+        moves: "",
+        depth_offset: 0,
+    },
+    BenchPosition {
+        fen: Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        moves: "",
+        depth_offset: 0,
+    },
+    BenchPosition {
+        fen: Some("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"),
+        moves: "",
+        depth_offset: 0,
+    },
+    BenchPosition {
+        fen: Some("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+        moves: "",
+        depth_offset: 0,
+    },
+];
+
+/// The `tinh bench` positions of Reveal Chess, five plies shallower (chance nodes).
+const REVEAL_BENCH: [BenchPosition; 3] = [
+    BenchPosition {
+        fen: None,
+        moves: "",
+        depth_offset: -5,
+    },
+    BenchPosition {
+        fen: None,
+        moves: "e2e4P e7e5P g1f3N b8c6N",
+        depth_offset: -5,
+    },
+    BenchPosition {
+        fen: None,
+        moves: "d2d4Q d7d5P c1f4B g8f6R",
+        depth_offset: -5,
+    },
+];
+
+/// Move-generation benchmark positions with their depths.
+const CHESS_PERFT_BENCH: [(&str, u32); 3] = [
+    (fen::START_CHESS, 6),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        5,
+    ),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 6),
+];
+const REVEAL_PERFT_BENCH: [(&str, u32); 1] = [(fen::START_REVEAL, 4)];
+
 #[derive(Clone, Debug)]
 pub struct Board {
     pos: Pos,
@@ -106,29 +161,6 @@ impl Board {
         count
     }
 
-    /// How the rules end the game here by themselves, with no claim: checkmate,
-    /// stalemate, the 75-move rule (mate on the last move comes first), a dead position.
-    /// No move may be played after it; `go` answers `bestmove (none)` (protocol.md 8.1).
-    pub fn automatic_end(&self) -> Option<GameEnd> {
-        let (outcome, reason) = if !self.pos.has_legal_move() {
-            if self.pos.in_check() {
-                (Outcome::Loss, "checkmate")
-            } else {
-                (Outcome::Draw, "stalemate")
-            }
-        } else if self.pos.half >= MAX_HALFMOVE {
-            (Outcome::Draw, "75-move rule")
-        } else if self.pos.insufficient_material() {
-            (Outcome::Draw, "insufficient material")
-        } else {
-            return None;
-        };
-        Some(GameEnd {
-            outcome,
-            reason: reason.to_string(),
-        })
-    }
-
     fn legal_list(&self) -> MoveList<Move> {
         let mut l = MoveList::new();
         self.generate_moves(&mut l);
@@ -151,8 +183,59 @@ impl Game for Board {
     fn dimensions(&self) -> (usize, usize) {
         (8, 8)
     }
+    fn side_names(&self) -> [&'static str; 2] {
+        ["White", "Black"]
+    }
+    fn is_standard_chess(&self) -> bool {
+        self.chess
+    }
+    fn can_win(&self, side: usize) -> bool {
+        self.pos.can_mate(side)
+    }
+    fn bench_positions(&self) -> &'static [BenchPosition] {
+        if self.chess {
+            &CHESS_BENCH
+        } else {
+            &REVEAL_BENCH
+        }
+    }
+    fn perft_bench_positions(&self) -> &'static [(&'static str, u32)] {
+        if self.chess {
+            &CHESS_PERFT_BENCH
+        } else {
+            &REVEAL_PERFT_BENCH
+        }
+    }
+    fn with_fen(&self, fen: &str) -> Result<Self, String> {
+        Board::from_fen(fen, self.chess)
+    }
+    /// EPD: the default (the longest FEN prefix), or in chess the four board fields of an
+    /// EPD record completed with `0 1`.
+    fn with_epd(&self, line: &str) -> Result<Self, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut first_err = None;
+        for n in (1..=words.len()).rev() {
+            let fen = words[..n].join(" ");
+            match self.with_fen(&fen) {
+                Ok(p) => return Ok(p),
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+            if n == 4
+                && self.chess
+                && let Ok(p) = self.with_fen(&format!("{fen} 0 1"))
+            {
+                return Ok(p);
+            }
+        }
+        Err(first_err.unwrap_or_else(|| "empty line".into()))
+    }
     fn to_fen(&self) -> String {
         fen::format(&self.pos, self.chess)
+    }
+    fn fullmove_number(&self) -> u32 {
+        self.pos.fullmove
     }
     fn side_to_move(&self) -> usize {
         self.pos.side as usize
@@ -244,22 +327,29 @@ impl Game for Board {
     fn is_search_draw(&self) -> bool {
         self.pos.half >= 100 || self.repetitions() >= 1
     }
-    /// The automatic ends first (they need no claim), then the draws a player may claim
-    /// (the referee claims them at once).
+    /// Mate, stalemate, the 75-move rule and a dead position end the game by themselves;
+    /// threefold repetition and the fifty-move rule are draws a player may claim.
     fn game_end(&self) -> Option<GameEnd> {
-        self.automatic_end().or_else(|| {
-            let reason = if self.repetitions() >= 2 {
-                "threefold repetition"
-            } else if self.pos.half >= 100 {
-                "fifty-move rule"
+        if !self.pos.has_legal_move() {
+            return Some(if self.pos.in_check() {
+                GameEnd::automatic(Outcome::Loss, "checkmate")
             } else {
-                return None;
-            };
-            Some(GameEnd {
-                outcome: Outcome::Draw,
-                reason: reason.to_string(),
-            })
-        })
+                GameEnd::automatic(Outcome::Draw, "stalemate")
+            });
+        }
+        if self.pos.half >= MAX_HALFMOVE {
+            return Some(GameEnd::automatic(Outcome::Draw, "75-move rule"));
+        }
+        if self.pos.insufficient_material() {
+            return Some(GameEnd::automatic(Outcome::Draw, "insufficient material"));
+        }
+        if self.repetitions() >= 2 {
+            return Some(GameEnd::claimable_draw("threefold repetition"));
+        }
+        if self.pos.half >= 100 {
+            return Some(GameEnd::claimable_draw("fifty-move rule"));
+        }
+        None
     }
 
     fn move_to_string(&self, mv: Move) -> String {
@@ -313,7 +403,8 @@ impl Game for Board {
         }
         let from = fen::parse_square(&s[0..2]).ok_or_else(bad)?;
         let to = fen::parse_square(&s[2..4]).ok_or_else(bad)?;
-        if let Some(end) = self.automatic_end() {
+        // No move after an end that happens by itself (protocol.md 8.1).
+        if let Some(end) = self.game_over() {
             return Err(format!("'{s}': the game is over ({})", end.reason));
         }
         let promo = match s.as_bytes().get(4) {

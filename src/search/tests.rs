@@ -84,6 +84,15 @@ impl Game for TreeGame {
     fn variant_name(&self) -> &'static str {
         "tree"
     }
+    fn side_names(&self) -> [&'static str; 2] {
+        ["First", "Second"]
+    }
+    fn with_fen(&self, _fen: &str) -> Result<Self, String> {
+        Err("a tree game has no FEN".into())
+    }
+    fn fullmove_number(&self) -> u32 {
+        1 + self.game_ply() as u32 / 2
+    }
     fn dimensions(&self) -> (usize, usize) {
         (1, 1)
     }
@@ -191,7 +200,8 @@ fn brute<G: Game>(g: &mut G, depth: i32, ply: usize) -> Score {
                 let v = -brute(g, depth - 1, ply + 1);
                 g.unmake();
                 vals.push(v);
-                sum += w as i64 * v.clamp(-alphabeta::CHANCE_BOUND, alphabeta::CHANCE_BOUND) as i64;
+                let bound = params::SearchParams::default().chance_bound;
+                sum += w as i64 * v.clamp(-bound, bound) as i64;
             }
             if vals.iter().all(|&v| v >= MATE_BOUND) {
                 *vals.iter().min().unwrap()
@@ -221,7 +231,7 @@ fn exact_features(chance_pruning: bool) -> Features {
     }
 }
 
-fn search_tree(seed: u64, depth: u32, features: Features) -> SearchResult {
+fn search_tree(seed: u64, depth: u32, features: Features) -> SearchResult<TMove> {
     let searcher = Searcher::new(4);
     let opts = Options {
         features,
