@@ -1039,3 +1039,29 @@ fn exactly_one_bestmove_per_go_under_racing_stops() {
     }
     t.quit();
 }
+
+#[test]
+fn search_parameters_are_settable_and_listed_by_params_only() {
+    let mut t = Tinh::start(&[]);
+    t.send("uci");
+    let (lines, _) = t.until("uciok", |l| l == "uciok");
+    assert!(!lines.iter().any(|l| l.contains("RfpMargin")), "{lines:?}");
+    t.silent("setoption name RfpMargin value 90");
+    t.send("params");
+    t.send("isready");
+    let (lines, _) = t.until("readyok", |l| l == "readyok");
+    assert!(
+        lines.contains(&"option name RfpMargin type spin default 90 min 0 max 1000".to_string()),
+        "{lines:?}"
+    );
+    t.send("setoption name RfpMargin value 100000");
+    t.send("isready");
+    let (lines, _) = t.until("readyok", |l| l == "readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error:") && l.contains("out of range")),
+        "{lines:?}"
+    );
+    t.quit();
+}

@@ -404,6 +404,65 @@ fn go_line(clocks: &[Option<Clock>; 2], spec: &EngineSpec, side: usize) -> Strin
     s
 }
 
+/// Score adjudication counters (cutechess semantics): a move without a score resets.
+#[derive(Default)]
+struct Adjudication {
+    draw_count: u32,
+    resign_count: [u32; 2],
+    last_score: [Option<i32>; 2],
+}
+
+impl Adjudication {
+    /// `side` moved reporting `score` (centipawns, its own view); `plies` moves have been
+    /// played. The verdict when the match's draw or resign rule ends the game here.
+    fn after_move(
+        &mut self,
+        cfg: &MatchConfig,
+        ctx: &Ctx,
+        side: usize,
+        score: Option<i32>,
+        plies: usize,
+    ) -> Option<Verdict> {
+        self.last_score[side] = score;
+        if let Some(d) = cfg.draw {
+            match score {
+                Some(s) if s.abs() <= d.score => self.draw_count += 1,
+                _ => self.draw_count = 0,
+            }
+            if (plies as u32) / 2 >= d.movenumber && self.draw_count >= 2 * d.movecount {
+                return Some(Verdict::draw(
+                    format!(
+                        "adjudication, scores within {:.2} for {} moves",
+                        d.score as f64 / 100.0,
+                        d.movecount
+                    ),
+                    Termination::Adjudication,
+                ));
+            }
+        }
+        if let Some(r) = cfg.resign {
+            let agrees = !r.twosided || self.last_score[1 - side].is_some_and(|o| o >= r.score);
+            match score {
+                Some(s) if s <= -r.score && agrees => self.resign_count[side] += 1,
+                _ => self.resign_count[side] = 0,
+            }
+            if self.resign_count[side] >= r.movecount {
+                return Some(Verdict::win(
+                    1 - side,
+                    format!(
+                        "adjudication, {}'s score at or below {:.2} for {} moves",
+                        ctx.colours[side],
+                        -r.score as f64 / 100.0,
+                        r.movecount
+                    ),
+                    Termination::Adjudication,
+                ));
+            }
+        }
+        None
+    }
+}
+
 /// The game loop proper, generic over the game so the rules code is called directly.
 /// Returns `None` when stopped.
 fn referee<G: Game>(
@@ -428,10 +487,7 @@ fn referee<G: Game>(
         })
     });
     let mut texts: Vec<String> = Vec::new();
-    // Adjudication counters (cutechess semantics).
-    let mut draw_count = 0u32;
-    let mut resign_count = [0u32; 2];
-    let mut last_score: [Option<i32>; 2] = [None, None];
+    let mut adjudication = Adjudication::default();
     let mut chances = ChanceList::default();
     loop {
         if ctx.stop.load(Ordering::Relaxed) {
@@ -535,41 +591,10 @@ fn referee<G: Game>(
         texts.push(text);
 
         // Score adjudication, as cutechess does it: a move without a score resets.
-        let score = info.score.map(|s| s.cp());
-        last_score[side] = score;
-        if let Some(d) = cfg.draw {
-            match score {
-                Some(s) if s.abs() <= d.score => draw_count += 1,
-                _ => draw_count = 0,
-            }
-            if (texts.len() as u32) / 2 >= d.movenumber && draw_count >= 2 * d.movecount {
-                return Some(Verdict::draw(
-                    format!(
-                        "adjudication, scores within {:.2} for {} moves",
-                        d.score as f64 / 100.0,
-                        d.movecount
-                    ),
-                    Termination::Adjudication,
-                ));
-            }
-        }
-        if let Some(r) = cfg.resign {
-            let agrees = !r.twosided || last_score[1 - side].is_some_and(|o| o >= r.score);
-            match score {
-                Some(s) if s <= -r.score && agrees => resign_count[side] += 1,
-                _ => resign_count[side] = 0,
-            }
-            if resign_count[side] >= r.movecount {
-                return Some(Verdict::win(
-                    1 - side,
-                    format!(
-                        "adjudication, {c}'s score at or below {:.2} for {} moves",
-                        -r.score as f64 / 100.0,
-                        r.movecount
-                    ),
-                    Termination::Adjudication,
-                ));
-            }
+        if let Some(v) =
+            adjudication.after_move(cfg, ctx, side, info.score.map(|s| s.cp()), texts.len())
+        {
+            return Some(v);
         }
     }
 }
