@@ -25,6 +25,25 @@ pub const DRAW: Score = 0;
 /// Outcome code for a move that involves no chance.
 pub const NO_OUTCOME: u8 = 0;
 
+/// The largest full-move number a FEN may carry, in every game. Play past it leaves the
+/// number there (no larger value could be read back), so every FEN Tinh writes reads back.
+pub const MAX_FULLMOVE: u32 = 1_000_000;
+
+/// A FEN move counter in `lo..=hi`: decimal digits with no leading zero (so it prints back
+/// as written). `what` names it in the error, e.g. "full-move number".
+pub fn parse_counter(s: &str, what: &str, lo: u32, hi: u32) -> Result<u32, String> {
+    let digits = !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    if !digits || (s.len() > 1 && s.starts_with('0')) {
+        return Err(format!(
+            "{what} '{s}' is not a whole number (expected {lo}..={hi})"
+        ));
+    }
+    match s.parse::<u32>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(format!("{what} '{s}' is out of range {lo}..={hi}")),
+    }
+}
+
 /// Result of a finished game, from the point of view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -370,6 +389,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn perft(&mut self, depth: u32) -> u64 {
         perft_generic(self, depth)
     }
+
+    /// Whether perft stops here before generating moves (the node has no children). By
+    /// default a position the rules have already decided (`immediate_result`): Math
+    /// Chess's captured 0 or point target. Chess and Reveal Chess say `false`: their perft
+    /// counts the legal-move tree only, as every chess perft tool does, so neither the
+    /// 75-move rule nor a dead position ends it (only having no legal move does).
+    fn perft_ends_here(&self) -> bool {
+        self.immediate_result().is_some()
+    }
 }
 
 /// Leaf count of the legal-move tree under the rules' perft conventions: every chance
@@ -379,7 +407,7 @@ pub fn perft_generic<G: Game>(pos: &mut G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    if pos.immediate_result().is_some() {
+    if pos.perft_ends_here() {
         return 0;
     }
     let mut list = MoveList::new();

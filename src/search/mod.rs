@@ -44,6 +44,12 @@ impl Default for Features {
     }
 }
 
+/// The deepest iteration a search runs; deeper depth limits are clamped to it.
+pub const MAX_DEPTH: u32 = ordering::MAX_PLY as u32 - 8;
+/// The longest time (one day, in ms) a command-line flag may give: a move time, a clock,
+/// a timeout. Larger values are typing errors, not plans.
+pub const MAX_TIME_MS: u64 = 86_400_000;
+
 /// What `go` asked for. Times in milliseconds. `M` is the game's move type.
 #[derive(Clone, Debug)]
 pub struct Limits<M> {
