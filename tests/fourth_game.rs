@@ -340,6 +340,8 @@ fn search_equals_brute_force_expectimax_and_takes_a_sure_win() {
             futility: false,
             chance_pruning: true,
             aspiration: true,
+            chance_nonpv: false,
+            chance_reduction: false,
         },
         ..Default::default()
     };

@@ -18,6 +18,8 @@ fn search(moves: &str, depth: u32, chance_pruning: bool) -> (String, String, u64
         futility: false,
         chance_pruning,
         aspiration: true,
+        chance_nonpv: false,
+        chance_reduction: false,
     };
     let opts = Options {
         features,

@@ -48,6 +48,10 @@ pub struct AnalyseArgs {
     /// Chess rule) or a search parameter (`--option RfpMargin=90`); repeatable.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
+    /// After each iteration, show where the nodes went (inner nodes by kind, quiescence,
+    /// chance nodes, outcome searches by depth reduction).
+    #[arg(long)]
+    pub stats: bool,
 }
 
 /// A score as a reader wants it: `+1.23` (pawns, side to move's view) or `#3` / `#-3`.
@@ -156,7 +160,17 @@ pub fn run(variant: Variant, args: AnalyseArgs) -> Result<(), String> {
         )
     };
     let opts = settings.search_options();
-    with_game!(&pos, g => analyse(g, variant, &what, &limits.with_searchmoves(Vec::new()), &opts, settings.hash_mb))
+    let show = Show {
+        hash_mb: settings.hash_mb,
+        stats: args.stats,
+    };
+    with_game!(&pos, g => analyse(g, variant, &what, &limits.with_searchmoves(Vec::new()), &opts, &show))
+}
+
+/// How the analysis is shown, apart from the search's settings.
+struct Show {
+    hash_mb: usize,
+    stats: bool,
 }
 
 fn analyse<G: Game>(
@@ -165,8 +179,9 @@ fn analyse<G: Game>(
     what: &str,
     limits: &Limits<G::Move>,
     opts: &Options,
-    hash_mb: usize,
+    show: &Show,
 ) -> Result<(), String> {
+    let hash_mb = show.hash_mb;
     let out = std::io::stdout();
     let say = |s: &str| {
         let mut o = out.lock();
@@ -193,6 +208,9 @@ fn analyse<G: Game>(
     let report = move |r: Report<G::Move>| {
         if let Report::Iteration(info) = r {
             say(&readable_info(g, &info, multipv));
+            if show.stats && info.multipv == 1 {
+                say(&format!("  nodes: {}", info.stats.summary()));
+            }
         }
     };
     let result = searcher.search(g, limits, opts, &report);

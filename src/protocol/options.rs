@@ -91,6 +91,14 @@ const OPTIONS: &[OptSpec] = &[
         name: "Search_Aspiration",
         kind: OptKind::Check { default: true },
     },
+    OptSpec {
+        name: "Search_ChanceNonPv",
+        kind: OptKind::Check { default: false },
+    },
+    OptSpec {
+        name: "Search_ChanceReduction",
+        kind: OptKind::Check { default: false },
+    },
 ];
 
 fn rule_spec(o: RuleOption) -> OptSpec {
@@ -354,6 +362,8 @@ impl Settings {
                     "Search_Futility" => f.futility = on,
                     "Search_ChancePruning" => f.chance_pruning = on,
                     "Search_Aspiration" => f.aspiration = on,
+                    "Search_ChanceNonPv" => f.chance_nonpv = on,
+                    "Search_ChanceReduction" => f.chance_reduction = on,
                     other => unreachable!("feature option {other}"),
                 }
             }

@@ -7,6 +7,7 @@ mod chance;
 pub mod ordering;
 pub mod params;
 mod quiescence;
+pub mod stats;
 #[cfg(test)]
 mod tests;
 pub mod threads;
@@ -16,6 +17,7 @@ pub mod worker;
 
 use crate::game::{Game, Score};
 use params::SearchParams;
+use stats::SearchStats;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use tt::TranspositionTable;
@@ -30,6 +32,15 @@ pub struct Features {
     /// Star1 bounds at chance nodes (off: every outcome gets a full window).
     pub chance_pruning: bool,
     pub aspiration: bool,
+    /// The outcomes of a chance node are searched as non-PV nodes (with the pruning of
+    /// non-PV nodes) even when their window is wide; only the most likely outcome of a
+    /// chance node on the principal variation stays a PV node. Off: every outcome with a
+    /// wide window is searched as a PV node.
+    pub chance_nonpv: bool,
+    /// Outcomes less likely than a chance node's most likely one are searched with less
+    /// depth (`ChanceReduction*` parameters); never on the principal variation, never for
+    /// an outcome that gives check.
+    pub chance_reduction: bool,
 }
 
 impl Default for Features {
@@ -40,6 +51,8 @@ impl Default for Features {
             futility: true,
             chance_pruning: true,
             aspiration: true,
+            chance_nonpv: false,
+            chance_reduction: false,
         }
     }
 }
@@ -164,6 +177,8 @@ pub struct Info<M> {
     /// Principal variation; stops after the first move that involves chance (what
     /// follows it is not known).
     pub pv: Vec<M>,
+    /// Where the reporting worker's nodes went so far.
+    pub stats: SearchStats,
 }
 
 #[derive(Clone, Debug)]
@@ -185,6 +200,8 @@ pub struct SearchResult<M> {
     pub score: Score,
     pub depth: u32,
     pub nodes: u64,
+    /// Where the nodes went, summed over the workers.
+    pub stats: SearchStats,
 }
 
 impl<M> Default for SearchResult<M> {
@@ -195,6 +212,7 @@ impl<M> Default for SearchResult<M> {
             score: 0,
             depth: 0,
             nodes: 0,
+            stats: SearchStats::default(),
         }
     }
 }

@@ -48,6 +48,12 @@ macro_rules! search_params {
 search_params! {
     /// Largest value a chance node averages: a won or lost outcome counts as this much.
     chance_bound: "ChanceBound" = 2000, 100..=20000;
+    /// Chance reduction: an outcome less likely than the most likely one is searched this
+    /// many hundredths of a ply shallower ...
+    chance_reduction_base: "ChanceReductionBase" = 0, 0..=1000;
+    /// ... plus this many hundredths of a ply per halving of its probability against the
+    /// most likely outcome's.
+    chance_reduction_slope: "ChanceReductionSlope" = 100, 0..=1000;
     /// Late-move reduction table: base, in hundredths of a ply.
     lmr_base: "LmrBase" = 75, 0..=300;
     /// Late-move reduction table: divisor of ln(depth) * ln(move number), in hundredths.

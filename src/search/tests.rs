@@ -221,13 +221,17 @@ fn brute<G: Game>(g: &mut G, depth: i32, ply: usize) -> Score {
     best
 }
 
-fn exact_features(chance_pruning: bool) -> Features {
+/// The search with every inexact pruning off: Star1 and probing (`chance_pruning`) and
+/// searching outcomes as non-PV nodes (`chance_nonpv`) keep the value exact.
+fn exact_features(chance_pruning: bool, chance_nonpv: bool) -> Features {
     Features {
         null_move: false,
         lmr: false,
         futility: false,
         chance_pruning,
         aspiration: true,
+        chance_nonpv,
+        chance_reduction: false,
     }
 }
 
@@ -252,14 +256,22 @@ fn star1_matches_brute_force_expectimax() {
         if TreeGame::new(seed).immediate_result().is_some() {
             continue;
         }
-        let depth = 5;
-        let exact = brute(&mut TreeGame::new(seed), depth as i32, 0);
-        let pruned = search_tree(seed, depth, exact_features(true));
-        let full = search_tree(seed, depth, exact_features(false));
-        assert_eq!(full.score, exact, "full-window expectimax, seed {seed}");
-        assert_eq!(pruned.score, exact, "Star1, seed {seed}");
-        pruned_nodes += pruned.nodes;
-        full_nodes += full.nodes;
+        for depth in [5, 6] {
+            let exact = brute(&mut TreeGame::new(seed), depth as i32, 0);
+            let pruned = search_tree(seed, depth, exact_features(true, false));
+            let full = search_tree(seed, depth, exact_features(false, false));
+            let nonpv = search_tree(seed, depth, exact_features(true, true));
+            let full_nonpv = search_tree(seed, depth, exact_features(false, true));
+            assert_eq!(full.score, exact, "full-window expectimax, seed {seed}");
+            assert_eq!(pruned.score, exact, "Star1, seed {seed} depth {depth}");
+            assert_eq!(
+                nonpv.score, exact,
+                "non-PV outcomes, seed {seed} depth {depth}"
+            );
+            assert_eq!(full_nonpv.score, exact, "full windows, non-PV, seed {seed}");
+            pruned_nodes += pruned.nodes;
+            full_nodes += full.nodes;
+        }
     }
     eprintln!("Star1 {pruned_nodes} nodes, full-window expectimax {full_nodes} nodes");
     assert!(

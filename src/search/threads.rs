@@ -3,6 +3,7 @@
 //! worker keeps time, reports, and stops the others; the reported move comes from the
 //! worker that completed the deepest iteration.
 
+use super::stats::SearchStats;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::{Shared, Worker};
@@ -16,6 +17,7 @@ struct WorkerResult<M> {
     depth: u32,
     score: Score,
     pv: Vec<M>,
+    stats: SearchStats,
 }
 
 /// Search `pos` with every worker and return the best move found.
@@ -94,12 +96,17 @@ pub fn run<G: Game>(
         .max_by_key(|r| (r.depth, r.id == 0, r.score))
         .expect("main worker result");
     let pv = pv_until_chance(pos, &best.pv);
+    let mut stats = SearchStats::default();
+    for r in &results {
+        stats.add(&r.stats);
+    }
     SearchResult {
         best: Some(pv.first().copied().unwrap_or(root[0])),
         ponder: pv.get(1).copied(),
         score: best.score,
         depth: best.depth,
         nodes: shared.total_nodes(),
+        stats,
     }
 }
 
@@ -111,6 +118,7 @@ fn summary<G: Game>(w: &Worker<'_, G>) -> WorkerResult<G::Move> {
         depth: w.completed_depth,
         score: rm.score,
         pv: rm.pv.clone(),
+        stats: w.stats,
     }
 }
 
@@ -255,6 +263,7 @@ fn report_lines<G: Game>(w: &Worker<'_, G>, depth: u32, from: usize, to: usize) 
             hashfull,
             time_ms: ms,
             pv: pv_until_chance(&w.pos, &rm.pv),
+            stats: w.stats,
         }));
     }
 }
