@@ -181,9 +181,31 @@ pub struct Info<M> {
     pub stats: SearchStats,
 }
 
+/// One chance outcome of a line's first move, as the iteration just reported valued it
+/// (sent after that line's `Iteration` report, one per outcome, most likely first).
+#[derive(Clone, Debug)]
+pub struct OutcomeInfo<M> {
+    pub depth: u32,
+    pub multipv: usize,
+    /// The line's first move, the one with chance.
+    pub mv: M,
+    pub outcome: u8,
+    /// The outcome's probability is `weight / total`.
+    pub weight: u16,
+    pub total: u32,
+    /// The value of the line if this outcome happens, from the side to move's view.
+    pub score: Score,
+    pub bound: Bound,
+    /// What follows the outcome, from the position after it; ends after the first move
+    /// with chance.
+    pub pv: Vec<M>,
+}
+
 #[derive(Clone, Debug)]
 pub enum Report<M> {
     Iteration(Info<M>),
+    /// An outcome of the reported line's first move (see `OutcomeInfo`).
+    Outcome(OutcomeInfo<M>),
     /// The root move being searched (sent after the first second of a search).
     CurrMove {
         depth: u32,

@@ -7,7 +7,7 @@ use super::stats::SearchStats;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::{Shared, Worker};
-use super::{Bound, Control, Info, Limits, MAX_DEPTH, Options, Report, SearchResult};
+use super::{Bound, Control, Info, Limits, MAX_DEPTH, Options, OutcomeInfo, Report, SearchResult};
 use crate::eval::Evaluator;
 use crate::game::*;
 use std::sync::atomic::AtomicU64;
@@ -248,22 +248,52 @@ fn report_lines<G: Game>(w: &Worker<'_, G>, depth: u32, from: usize, to: usize) 
         if rm.score == -INFINITY {
             continue;
         }
+        let bound = if i == from && to == from + 1 {
+            rm.bound
+        } else {
+            Bound::Exact
+        };
         (w.shared.report)(Report::Iteration(Info {
             depth,
             seldepth: (w.seldepth as u32).max(depth),
             multipv: i + 1,
             score: rm.score,
-            bound: if i == from && to == from + 1 {
-                rm.bound
-            } else {
-                Bound::Exact
-            },
+            bound,
             nodes,
             nps,
             hashfull,
             time_ms: ms,
             pv: pv_until_chance(&w.pos, &rm.pv),
             stats: w.stats,
+        }));
+        if bound == Bound::Exact {
+            report_outcomes(w, depth, i);
+        }
+    }
+}
+
+/// The outcomes of root move `i` (when it has chance), each with its value and line.
+fn report_outcomes<G: Game>(w: &Worker<'_, G>, depth: u32, i: usize) {
+    let rm = &w.root_moves[i];
+    let mut chances = ChanceList::default();
+    if rm.outcomes.is_empty() || !w.pos.chance(rm.mv, &mut chances) {
+        return;
+    }
+    let mut after = w.pos.clone();
+    for line in &rm.outcomes {
+        after.make(rm.mv, line.outcome);
+        let pv = pv_until_chance(&after, &line.pv);
+        after.unmake();
+        (w.shared.report)(Report::Outcome(OutcomeInfo {
+            depth,
+            multipv: i + 1,
+            mv: rm.mv,
+            outcome: line.outcome,
+            weight: line.weight,
+            total: chances.total(),
+            score: line.score,
+            bound: line.bound,
+            pv,
         }));
     }
 }
