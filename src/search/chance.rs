@@ -70,7 +70,10 @@ impl<'a, G: Game> Worker<'a, G> {
         // Likely outcomes first: they move the mean most, so cutoffs come sooner.
         outcomes.sort_by_weight();
         let b = self.params.chance_bound;
-        let (value, bound) = if alpha >= b || beta <= -b {
+        let (value, bound) = if !NT::PV && depth <= self.params.chance_static_depth {
+            // The same whatever the window.
+            (self.chance_static(mv, &outcomes, ply), TtBound::Exact)
+        } else if alpha >= b || beta <= -b {
             self.chance_decisive(mv, &outcomes, depth, alpha, beta, ply)
         } else {
             self.chance_mean::<NT>(mv, &outcomes, depth, alpha, beta, ply)
@@ -117,13 +120,17 @@ impl<'a, G: Game> Worker<'a, G> {
                 0
             }
         });
+        // The mean is taken of W(value) (see `mean.rs`); the node's value is F(sum).
+        let m = &self.chance_mean;
+        let (w_a, w_b) = (total * m.w(a), total * m.w(b));
         let mut lo = [-cb; 8];
         let mut hi = [cb; 8];
-        // Weighted sums of the bounds; the mean is decided once one crosses the window.
-        let mut sum_lo: i64 = -cb * total;
-        let mut sum_hi: i64 = cb * total;
+        // Weighted sums of W of the bounds; the mean is decided once one crosses the window.
+        let mut sum_lo: i64 = m.w(-cb) * total;
+        let mut sum_hi: i64 = m.w(cb) * total;
         let reductions = self.outcome_reductions::<NT>(outcomes, depth);
         if star && b - a == 1 {
+            let mut probe_sum = 0i64;
             for k in 0..n {
                 let o = outcomes.as_slice()[k].0;
                 self.make(mv, o);
@@ -134,35 +141,49 @@ impl<'a, G: Game> Worker<'a, G> {
                 if self.stopped {
                     return (0, TtBound::None);
                 }
+                let m = &self.chance_mean;
+                probe_sum += w[k] * m.w(v.clamp(-cb, cb));
                 if v > a {
                     let l = v.min(cb);
-                    sum_lo += w[k] * (l - lo[k]);
+                    sum_lo += w[k] * (m.w(l) - m.w(lo[k]));
                     lo[k] = l;
                 } else {
                     let h = v.max(-cb);
-                    sum_hi += w[k] * (h - hi[k]);
+                    sum_hi += w[k] * (m.w(h) - m.w(hi[k]));
                     hi[k] = h;
                 }
-                if sum_hi <= total * a {
+                if sum_hi <= w_a {
                     self.stats.probe_cuts += 1;
-                    return (sum_hi.div_euclid(total) as Score, TtBound::Upper);
+                    return (m.value(sum_hi, total), TtBound::Upper);
                 }
-                if sum_lo >= total * b {
+                if sum_lo >= w_b {
                     self.stats.probe_cuts += 1;
-                    return (sum_lo.div_euclid(total) as Score, TtBound::Lower);
+                    return (m.value(sum_lo, total), TtBound::Lower);
                 }
+            }
+            if depth <= self.params.chance_estimate_depth {
+                // Undecided: take the mean of the probes' answers as the value.
+                let v = self.chance_mean.value(probe_sum, total);
+                let bound = if v as i64 > a {
+                    TtBound::Lower
+                } else {
+                    TtBound::Upper
+                };
+                return (v, bound);
             }
         }
         let (mut all_high, mut all_low) = (true, true);
         for k in 0..n {
             let o = outcomes.as_slice()[k].0;
+            let m = &self.chance_mean;
             // Bounds of the others: exact for those done, [lo, hi] for those to come.
-            let others_hi = sum_hi - w[k] * hi[k];
-            let others_lo = sum_lo - w[k] * lo[k];
+            let others_hi = sum_hi - w[k] * m.w(hi[k]);
+            let others_lo = sum_lo - w[k] * m.w(lo[k]);
+            // At or below ai this outcome decides a fail low, at or above bi a fail high.
             let (ai, bi) = if star {
                 (
-                    (total * a - others_hi).div_euclid(w[k]),
-                    -((-(total * b - others_lo)).div_euclid(w[k])),
+                    m.floor_inv((w_a - others_hi).div_euclid(w[k])),
+                    m.ceil_inv(-((others_lo - w_b).div_euclid(w[k]))),
                 )
             } else {
                 (-cb - 1, cb + 1)
@@ -170,14 +191,14 @@ impl<'a, G: Game> Worker<'a, G> {
             if ai >= hi[k] {
                 self.stats.star1_cuts += 1;
                 return (
-                    (others_hi + w[k] * hi[k]).div_euclid(total) as Score,
+                    m.value(others_hi + w[k] * m.w(hi[k]), total),
                     TtBound::Upper,
                 );
             }
             if bi <= lo[k] {
                 self.stats.star1_cuts += 1;
                 return (
-                    (others_lo + w[k] * lo[k]).div_euclid(total) as Score,
+                    m.value(others_lo + w[k] * m.w(lo[k]), total),
                     TtBound::Lower,
                 );
             }
@@ -222,17 +243,18 @@ impl<'a, G: Game> Worker<'a, G> {
                 };
                 self.note_root_outcome(o, w[k] as u16, v, bound);
             }
-            sum_lo += w[k] * (l - lo[k]);
-            sum_hi += w[k] * (h - hi[k]);
+            let m = &self.chance_mean;
+            sum_lo += w[k] * (m.w(l) - m.w(lo[k]));
+            sum_hi += w[k] * (m.w(h) - m.w(hi[k]));
             lo[k] = l;
             hi[k] = h;
-            if sum_hi <= total * a {
+            if sum_hi <= w_a {
                 self.stats.star1_cuts += (k + 1 < n) as u64;
-                return (sum_hi.div_euclid(total) as Score, TtBound::Upper);
+                return (m.value(sum_hi, total), TtBound::Upper);
             }
-            if sum_lo >= total * b {
+            if sum_lo >= w_b {
                 self.stats.star1_cuts += (k + 1 < n) as u64;
-                return (sum_lo.div_euclid(total) as Score, TtBound::Lower);
+                return (m.value(sum_lo, total), TtBound::Lower);
             }
         }
         if all_high || all_low {
@@ -248,7 +270,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return (v, bound_of(v, alpha, beta));
         }
         // Every outcome is exact here (a bound crossing the window returned above).
-        let v = sum_lo.div_euclid(total) as Score;
+        let v = self.chance_mean.value(sum_lo, total);
         (v, bound_of(v, alpha, beta))
     }
 
@@ -374,8 +396,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 None => -self.eval.evaluate(&self.pos),
             };
             self.unmake();
-            sum += w as i64 * v.clamp(-bound, bound) as i64;
+            sum += w as i64 * self.chance_mean.w(v.clamp(-bound, bound) as i64);
         }
-        sum.div_euclid(total.max(1)) as Score
+        self.chance_mean.value(sum, total.max(1))
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod alphabeta;
 mod chance;
+pub mod mean;
 pub mod ordering;
 pub mod params;
 mod quiescence;

@@ -178,14 +178,17 @@ impl Game for TreeGame {
     }
 }
 
-/// Plain negamax-expectimax over the whole tree, the definition the search must meet.
-fn brute<G: Game>(g: &mut G, depth: i32, ply: usize) -> Score {
+/// Plain negamax-expectimax over the whole tree, the definition the search must meet: a
+/// chance node's value is `mean`'s value of its outcomes' clamped values, unless every
+/// outcome wins (loses): then the slowest win (longest loss).
+fn brute<G: Game>(g: &mut G, depth: i32, ply: usize, mean: &mean::ChanceMean) -> Score {
     if let Some(o) = g.immediate_result() {
         return alphabeta::outcome_score(o, ply);
     }
     if depth == 0 {
         return G::Eval::new(g, G::Eval::default_weights(g)).evaluate(g);
     }
+    let bound = params::SearchParams::default().chance_bound;
     let mut list = MoveList::new();
     g.generate_moves(&mut list);
     let mut best = -INFINITY;
@@ -197,22 +200,21 @@ fn brute<G: Game>(g: &mut G, depth: i32, ply: usize) -> Score {
             let mut vals = Vec::new();
             for &(o, w) in ch.as_slice() {
                 g.make(m, o);
-                let v = -brute(g, depth - 1, ply + 1);
+                let v = -brute(g, depth - 1, ply + 1, mean);
                 g.unmake();
                 vals.push(v);
-                let bound = params::SearchParams::default().chance_bound;
-                sum += w as i64 * v.clamp(-bound, bound) as i64;
+                sum += w as i64 * mean.w(v.clamp(-bound, bound) as i64);
             }
             if vals.iter().all(|&v| v >= MATE_BOUND) {
                 *vals.iter().min().unwrap()
             } else if vals.iter().all(|&v| v <= -MATE_BOUND) {
                 *vals.iter().max().unwrap()
             } else {
-                sum.div_euclid(total) as Score
+                mean.value(sum, total)
             }
         } else {
             g.make(m, NO_OUTCOME);
-            let v = -brute(g, depth - 1, ply + 1);
+            let v = -brute(g, depth - 1, ply + 1, mean);
             g.unmake();
             v
         };
@@ -235,12 +237,13 @@ fn exact_features(chance_pruning: bool, chance_nonpv: bool) -> Features {
     }
 }
 
-fn search_tree(seed: u64, depth: u32, features: Features) -> SearchResult<TMove> {
+fn search_tree(seed: u64, depth: u32, features: Features, scale: Score) -> SearchResult<TMove> {
     let searcher = Searcher::new(4);
-    let opts = Options {
+    let mut opts = Options {
         features,
         ..Default::default()
     };
+    opts.params.chance_sigmoid_scale = scale;
     let limits = Limits {
         depth: Some(depth),
         ..Default::default()
@@ -252,25 +255,31 @@ fn search_tree(seed: u64, depth: u32, features: Features) -> SearchResult<TMove>
 fn star1_matches_brute_force_expectimax() {
     let mut pruned_nodes = 0;
     let mut full_nodes = 0;
-    for seed in 0..40 {
-        if TreeGame::new(seed).immediate_result().is_some() {
-            continue;
-        }
-        for depth in [5, 6] {
-            let exact = brute(&mut TreeGame::new(seed), depth as i32, 0);
-            let pruned = search_tree(seed, depth, exact_features(true, false));
-            let full = search_tree(seed, depth, exact_features(false, false));
-            let nonpv = search_tree(seed, depth, exact_features(true, true));
-            let full_nonpv = search_tree(seed, depth, exact_features(false, true));
-            assert_eq!(full.score, exact, "full-window expectimax, seed {seed}");
-            assert_eq!(pruned.score, exact, "Star1, seed {seed} depth {depth}");
-            assert_eq!(
-                nonpv.score, exact,
-                "non-PV outcomes, seed {seed} depth {depth}"
-            );
-            assert_eq!(full_nonpv.score, exact, "full windows, non-PV, seed {seed}");
-            pruned_nodes += pruned.nodes;
-            full_nodes += full.nodes;
+    // The plain mean, and the win-rate mean at a small and a large scale.
+    for scale in [0, 60, 300] {
+        let mean = mean::ChanceMean::new(params::SearchParams::default().chance_bound, scale);
+        for seed in 0..40 {
+            if TreeGame::new(seed).immediate_result().is_some() {
+                continue;
+            }
+            for depth in [5, 6] {
+                let exact = brute(&mut TreeGame::new(seed), depth as i32, 0, &mean);
+                let case = format!("seed {seed} depth {depth} scale {scale}");
+                let search =
+                    |star, nonpv| search_tree(seed, depth, exact_features(star, nonpv), scale);
+                let pruned = search(true, false);
+                let full = search(false, false);
+                assert_eq!(full.score, exact, "full-window expectimax, {case}");
+                assert_eq!(pruned.score, exact, "Star1, {case}");
+                assert_eq!(search(true, true).score, exact, "non-PV outcomes, {case}");
+                assert_eq!(
+                    search(false, true).score,
+                    exact,
+                    "full windows, non-PV, {case}"
+                );
+                pruned_nodes += pruned.nodes;
+                full_nodes += full.nodes;
+            }
         }
     }
     eprintln!("Star1 {pruned_nodes} nodes, full-window expectimax {full_nodes} nodes");

@@ -3,6 +3,7 @@
 //! threads of one search share (table, stop flag, limits, node counters, reporting).
 //! The search itself is written in `alphabeta.rs`, `chance.rs` and `quiescence.rs`.
 
+use super::mean::ChanceMean;
 use super::ordering::{History, MAX_PLY};
 use super::params::SearchParams;
 use super::stats::SearchStats;
@@ -88,6 +89,8 @@ pub struct Worker<'a, G: Game> {
     pub root_depth: i32,
     /// Late-move reductions by depth and move number.
     pub(super) lmr: Vec<[i32; 64]>,
+    /// How chance nodes average their outcomes.
+    pub(super) chance_mean: ChanceMean,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -99,6 +102,7 @@ impl<'a, G: Game> Worker<'a, G> {
         root_moves: &[G::Move],
     ) -> Self {
         let params = shared.params.clone();
+        let chance_mean = ChanceMean::new(params.chance_bound, params.chance_sigmoid_scale);
         let (base, div) = (
             params.lmr_base as f64 / 100.0,
             params.lmr_divisor as f64 / 100.0,
@@ -142,6 +146,7 @@ impl<'a, G: Game> Worker<'a, G> {
             completed_depth: 0,
             root_depth: 1,
             lmr,
+            chance_mean,
         }
     }
 
