@@ -128,7 +128,7 @@ impl<'a, G: Game> Worker<'a, G> {
         // Weighted sums of W of the bounds; the mean is decided once one crosses the window.
         let mut sum_lo: i64 = m.w(-cb) * total;
         let mut sum_hi: i64 = m.w(cb) * total;
-        let reductions = self.outcome_reductions::<NT>(outcomes, depth);
+        let reductions = self.outcome_reductions::<NT>(outcomes, depth, ply);
         if star && b - a == 1 {
             let mut probe_sum = 0i64;
             for k in 0..n {
@@ -282,15 +282,17 @@ impl<'a, G: Game> Worker<'a, G> {
         &self,
         outcomes: &ChanceList,
         depth: i32,
+        ply: usize,
     ) -> [i32; MAX_OUTCOMES] {
         let mut r = [0; MAX_OUTCOMES];
-        if NT::PV || !self.features.chance_reduction {
+        let p = &self.params;
+        if (NT::PV && (ply == 0 || p.chance_reduce_pv == 0)) || !self.features.chance_reduction {
             return r;
         }
-        let p = &self.params;
         let w0 = outcomes.as_slice()[0].1 as f64;
         for (k, &(_, w)) in outcomes.as_slice().iter().enumerate().skip(1) {
             let plies = p.chance_reduction_base as f64
+                + p.chance_reduction_per_depth as f64 * depth as f64
                 + p.chance_reduction_slope as f64 * (w0 / w as f64).log2();
             r[k] = ((plies / 100.0) as i32).clamp(0, depth.max(0));
         }

@@ -54,6 +54,10 @@ search_params! {
     /// ... plus this many hundredths of a ply per halving of its probability against the
     /// most likely outcome's.
     chance_reduction_slope: "ChanceReductionSlope" = 100, 0..=1000;
+    /// ... plus this many hundredths of a ply per ply of depth left.
+    chance_reduction_per_depth: "ChanceReductionPerDepth" = 0, 0..=100;
+    /// 1: chance nodes on the principal variation reduce too (not at the root).
+    chance_reduce_pv: "ChanceReducePv" = 0, 0..=1;
     /// A chance node off the principal variation with at most this much depth left is
     /// valued by the mean of its outcomes' static evaluations, as in quiescence (-1: never).
     chance_static_depth: "ChanceStaticDepth" = -1, -1..=20;
