@@ -1,4 +1,7 @@
-//! Command line: the protocol loop by default; perft, bench, analyse, match, genopenings.
+//! Command line: the protocol loop by default; perft, bench, analyse, match, genopenings,
+//! and serve (the board in a web browser, `serve/`).
+
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -55,6 +58,8 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Serve a board to play on in a web browser (http://127.0.0.1:8080/ by default).
+    Serve(serve::ServeArgs),
     /// Generate a balanced opening suite (`tinh genopenings --help`).
     #[command(disable_help_flag = true)]
     Genopenings {
@@ -94,6 +99,7 @@ fn main() -> ExitCode {
         Some(Command::Match { args }) => {
             tinh::arena::run_match_cli(&with_variant(args, cli.variant))
         }
+        Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Genopenings { args }) => {
             tinh::arena::genopenings_cli(&with_variant(args, cli.variant))
         }
