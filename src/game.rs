@@ -8,6 +8,7 @@
 //! them with integer weights, and `Game::make` is told which outcome happened. A move with
 //! no chance has the single outcome `NO_OUTCOME`.
 
+use crate::eval::Evaluator;
 use std::fmt::Debug;
 
 /// Scores are centipawn-like, from the point of view of the side to move.
@@ -38,6 +39,50 @@ pub struct GameEnd {
     pub outcome: Outcome,
     /// Human-readable reason, e.g. "zero captured", "checkmate", "threefold repetition".
     pub reason: String,
+    /// A draw that a player may claim (chess's threefold repetition and fifty-move rule):
+    /// an engine plays on, while a referee ends the game as if it were claimed. Every
+    /// other end happens by itself.
+    pub claimable: bool,
+}
+
+impl GameEnd {
+    /// An end that happens by itself.
+    pub fn automatic(outcome: Outcome, reason: &str) -> Self {
+        GameEnd {
+            outcome,
+            reason: reason.to_string(),
+            claimable: false,
+        }
+    }
+    /// A draw a player may claim.
+    pub fn claimable_draw(reason: &str) -> Self {
+        GameEnd {
+            outcome: Outcome::Draw,
+            reason: reason.to_string(),
+            claimable: true,
+        }
+    }
+}
+
+/// A setting of the rules that a game offers as a protocol option (a spin option of this
+/// name), such as Math Chess's point target. Games without it ignore it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleOption {
+    pub name: &'static str,
+    pub default: i64,
+    pub min: i64,
+    pub max: i64,
+    /// What it does, for help texts.
+    pub doc: &'static str,
+}
+
+/// A position of a game's fixed `tinh bench` set: the start (`fen` None) or a FEN, moves
+/// played from it, and the depth relative to the bench depth.
+#[derive(Clone, Copy, Debug)]
+pub struct BenchPosition {
+    pub fen: Option<&'static str>,
+    pub moves: &'static str,
+    pub depth_offset: i32,
 }
 
 /// Fixed-capacity list of moves, kept on the stack in the search and perft.
@@ -109,18 +154,40 @@ impl<M: Copy + Default> MoveList<M> {
     }
 }
 
+/// Most outcomes one move can have (Reveal Chess's pool has five types).
+pub const MAX_OUTCOMES: usize = 8;
+
 /// The chance outcomes of one move: (outcome code, weight). Probability = weight / total.
 #[derive(Clone, Copy, Default, Debug)]
 pub struct ChanceList {
-    pub outcomes: [(u8, u16); 8],
-    pub len: usize,
+    outcomes: [(u8, u16); MAX_OUTCOMES],
+    len: usize,
 }
 
 impl ChanceList {
+    /// Add an outcome. A game never lists more than `MAX_OUTCOMES` outcomes of one move,
+    /// nor a zero weight (it would never happen): both are bugs in the rules code.
     #[inline]
     pub fn push(&mut self, outcome: u8, weight: u16) {
+        assert!(
+            self.len < MAX_OUTCOMES,
+            "more than {MAX_OUTCOMES} chance outcomes"
+        );
+        debug_assert!(weight > 0, "an outcome of weight 0");
         self.outcomes[self.len] = (outcome, weight);
         self.len += 1;
+    }
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
     #[inline]
     pub fn total(&self) -> u32 {
@@ -132,6 +199,10 @@ impl ChanceList {
     #[inline]
     pub fn as_slice(&self) -> &[(u8, u16)] {
         &self.outcomes[..self.len]
+    }
+    /// Most likely outcomes first (a stable sort: equal weights keep the game's order).
+    pub fn sort_by_weight(&mut self) {
+        self.outcomes[..self.len].sort_by_key(|o| std::cmp::Reverse(o.1));
     }
     /// The outcome a uniform draw `r` in `0..total()` lands on: each outcome takes a share
     /// of the range equal to its weight (how referees and random playouts reveal).
@@ -157,24 +228,65 @@ pub trait GameMove: Copy + Eq + Default + Debug + Send + Sync + 'static {
     }
 }
 
-/// One evaluation term for the `eval` command: name, White/Blue value, Black/Red value.
-#[derive(Clone, Debug)]
-pub struct EvalTerm {
-    pub name: &'static str,
-    pub first: Score,
-    pub second: Score,
-}
-
 pub trait Game: Clone + Send + Sync + 'static {
     type Move: GameMove;
+    /// The game's static evaluation (kept apart from the rules: see `eval.rs`).
+    type Eval: Evaluator<Self>;
 
-    /// The variant's protocol name: `mathchess`, `revealchess` or `chess`.
+    // ----- the game describes itself ------------------------------------------------------
+    /// The variant's protocol name (`mathchess`, `revealchess`, `chess`).
     fn variant_name(&self) -> &'static str;
     /// (files, ranks) of the board.
     fn dimensions(&self) -> (usize, usize);
+    /// The two sides' names, first player first (`["Blue", "Red"]`, `["White", "Black"]`).
+    fn side_names(&self) -> [&'static str; 2];
+    /// Standard chess, which every UCI engine plays without being told `UCI_Variant`.
+    fn is_standard_chess(&self) -> bool {
+        false
+    }
+    /// The rule settings this game offers as protocol options.
+    fn rule_options(&self) -> &'static [RuleOption] {
+        &[]
+    }
+    /// Set one of `rule_options` (the caller has checked its range). Call it before any
+    /// move is made: it is part of the rules the moves are played under.
+    fn set_rule_option(&mut self, _name: &str, _value: i64) {}
+    /// Whether `side` could still win by some sequence of legal moves: a time loss against
+    /// a side that cannot is a draw.
+    fn can_win(&self, _side: usize) -> bool {
+        true
+    }
+    /// Positions for `tinh bench`, searched to a fixed depth.
+    fn bench_positions(&self) -> &'static [BenchPosition] {
+        &[]
+    }
+    /// Positions for `tinh bench --perft`: (FEN, depth).
+    fn perft_bench_positions(&self) -> &'static [(&'static str, u32)] {
+        &[]
+    }
 
     // ----- positions ---------------------------------------------------------------------
+    /// A position of this same game (variant and rule settings) read from a FEN.
+    fn with_fen(&self, fen: &str) -> Result<Self, String>;
+    /// A position of this game from a line of an opening suite (EPD style: a FEN,
+    /// possibly followed by operations such as `bm e4; id "x";`). By default the longest
+    /// prefix of words that `with_fen` accepts.
+    fn with_epd(&self, line: &str) -> Result<Self, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut first_err = None;
+        for n in (1..=words.len()).rev() {
+            match self.with_fen(&words[..n].join(" ")) {
+                Ok(p) => return Ok(p),
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        Err(first_err.unwrap_or_else(|| "empty line".into()))
+    }
     fn to_fen(&self) -> String;
+    /// The full-move number of the current position (move numbers in PGN).
+    fn fullmove_number(&self) -> u32;
     /// Side to move: 0 = first player (Blue / White), 1 = second (Red / Black).
     fn side_to_move(&self) -> usize;
     /// Zobrist key of the current position (incrementally maintained).
@@ -190,8 +302,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn is_capture(&self, mv: Self::Move) -> bool;
     /// True for captures and promotions (moves generated by `generate_noisy`).
     fn is_noisy(&self, mv: Self::Move) -> bool;
-    /// Ordering value of a noisy move (MVV-LVA or similar); larger is tried first.
-    fn noisy_order(&self, mv: Self::Move) -> Score;
     /// Index into history tables, `< HISTORY_SIZE`.
     fn history_index(&self, mv: Self::Move) -> usize;
     const HISTORY_SIZE: usize;
@@ -218,14 +328,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// moves, or a move-count rule is reached: score as a draw.
     fn is_search_draw(&self) -> bool;
     /// The referee's verdict on the current position (rules exactly, counting real
-    /// repetitions); `None` while the game goes on.
+    /// repetitions), claimable draws included; `None` while the game goes on. An end that
+    /// happens by itself comes before a claimable one.
     fn game_end(&self) -> Option<GameEnd>;
-
-    // ----- evaluation --------------------------------------------------------------------
-    /// Static evaluation from the side to move's point of view.
-    fn evaluate(&self) -> Score;
-    /// The evaluation broken into named terms (for the `eval` command).
-    fn eval_terms(&self) -> Vec<EvalTerm>;
+    /// The game has ended by itself (`game_end` without claimable draws): no move may be
+    /// played any more, and `go` answers `bestmove (none)`.
+    fn game_over(&self) -> Option<GameEnd> {
+        self.game_end().filter(|e| !e.claimable)
+    }
 
     // ----- notation ----------------------------------------------------------------------
     /// The move as the player names it (no reveal letter; backup promotion letter kept).
@@ -262,7 +372,7 @@ pub fn perft_generic<G: Game>(pos: &mut G, depth: u32) -> u64 {
     let mut chances = ChanceList::default();
     let mut nodes = 0;
     for &mv in list.iter() {
-        chances.len = 0;
+        chances.clear();
         if pos.chance(mv, &mut chances) {
             for &(o, _) in chances.as_slice() {
                 if depth == 1 {

@@ -16,9 +16,10 @@ use tinh::with_game;
     about = "Tinh: an engine for Math Chess, Reveal Chess and chess"
 )]
 struct Cli {
-    /// Variant the protocol loop starts in: mathchess, revealchess or chess.
-    #[arg(long, global = true, default_value = "mathchess")]
-    variant: Variant,
+    /// The game: mathchess (the default), revealchess or chess. For `tinh`/`uci` the
+    /// variant the protocol loop starts in; for `bench`, only that game's positions.
+    #[arg(long, global = true)]
+    variant: Option<Variant>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -41,13 +42,18 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// Search a fixed set of positions of all three games to a fixed depth, one thread.
+    /// Search a fixed set of positions of every game (or the `--variant` given) to a
+    /// fixed depth, one thread; the last line is `<nodes> nodes <nps> nps`.
     Bench {
         /// Depth (default: the bench's own).
         depth: Option<u32>,
-        /// Measure move generation instead: perft of fixed positions of all three games.
+        /// Measure move generation instead: perft of fixed positions.
         #[arg(long)]
         perft: bool,
+        /// Set a search parameter for this run, e.g. `--param RfpMargin=90` (repeatable;
+        /// `tinh` then `params` lists them).
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
     },
     /// Analyse a position and show the search's progress in readable lines.
     Analyse(tinh::protocol::analyse::AnalyseArgs),
@@ -73,9 +79,10 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
+    let variant = cli.variant.unwrap_or_default();
     let result = match cli.command {
         None | Some(Command::Uci) => {
-            tinh::protocol::run_loop(cli.variant);
+            tinh::protocol::run_loop(variant);
             Ok(())
         }
         Some(Command::Perft {
@@ -83,25 +90,17 @@ fn main() -> ExitCode {
             fen,
             moves,
             threads,
-        }) => run_perft(
-            cli.variant,
-            depth,
-            fen.as_deref(),
-            moves.as_deref(),
-            threads,
-        ),
+        }) => run_perft(variant, depth, fen.as_deref(), moves.as_deref(), threads),
         Some(Command::Bench {
             depth,
-            perft: false,
-        }) => tinh::search::bench::run(depth),
-        Some(Command::Bench { depth, perft: true }) => tinh::search::bench::run_perft(depth),
-        Some(Command::Analyse(args)) => tinh::protocol::analyse::run(cli.variant, args),
-        Some(Command::Match { args }) => {
-            tinh::arena::run_match_cli(&with_variant(args, cli.variant))
-        }
+            perft,
+            params,
+        }) => run_bench(depth, perft, &params, cli.variant),
+        Some(Command::Analyse(args)) => tinh::protocol::analyse::run(variant, args),
+        Some(Command::Match { args }) => tinh::arena::run_match_cli(&with_variant(args, variant)),
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Genopenings { args }) => {
-            tinh::arena::genopenings_cli(&with_variant(args, cli.variant))
+            tinh::arena::genopenings_cli(&with_variant(args, variant))
         }
     };
     match result {
@@ -122,6 +121,28 @@ fn with_variant(mut args: Vec<String>, variant: Variant) -> Vec<String> {
     args
 }
 
+/// `tinh bench`: every game, or the one `--variant` names.
+fn run_bench(
+    depth: Option<u32>,
+    perft: bool,
+    params: &[String],
+    variant: Option<Variant>,
+) -> Result<(), String> {
+    let variants: Vec<Variant> = match variant {
+        Some(v) => vec![v],
+        None => Variant::ALL.to_vec(),
+    };
+    if perft {
+        if !params.is_empty() {
+            return Err("--param applies to the search bench, not --perft".into());
+        }
+        return tinh::bench::run_perft(depth, &variants);
+    }
+    let mut p = tinh::search::params::SearchParams::default();
+    p.apply_assignments(params)?;
+    tinh::bench::run(depth, &variants, p)
+}
+
 fn run_perft(
     variant: Variant,
     depth: u32,
@@ -129,13 +150,11 @@ fn run_perft(
     moves: Option<&str>,
     threads: usize,
 ) -> Result<(), String> {
-    let mut pos = match fen {
-        Some(f) => variant.from_fen(f)?,
-        None => variant.startpos(),
-    };
-    if let Some(m) = moves {
-        pos.apply_moves(m.split_whitespace())?;
-    }
+    let moves: Vec<&str> = moves
+        .map(|m| m.split_whitespace().collect())
+        .unwrap_or_default();
+    // Built as the protocol's `position` builds it, so errors read the same.
+    let pos = tinh::protocol::build_position(variant, fen, &moves, &[])?;
     let start = Instant::now();
     let lines = with_game!(&pos, g => tinh::perft::divide(g, depth, threads.max(1)));
     let elapsed = start.elapsed().as_secs_f64();

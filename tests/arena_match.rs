@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 use tinh::arena::pgn;
-use tinh::game::{Game, Outcome};
+use tinh::game::Outcome;
 use tinh::variant::Variant;
 use tinh::with_game;
 

@@ -6,7 +6,6 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::Command;
 use tinh::arena::openings;
-use tinh::game::Game;
 use tinh::variant::Variant;
 use tinh::with_game;
 

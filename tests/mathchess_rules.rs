@@ -1,6 +1,7 @@
 //! End-to-end tests of the Math Chess rules through the library API: every rule of
 //! ../shared/rules/mathchess.md pinned by a position built for it.
 
+use tinh::eval::{Evaluator, default_evaluator};
 use tinh::game::*;
 use tinh::mathchess::{Board, Move};
 
@@ -747,7 +748,11 @@ fn noisy_moves_and_their_order() {
     let z = b.parse_choice("a1a5").unwrap();
     let nine = b.parse_choice("c1c7").unwrap();
     assert!(b.is_noisy(z) && b.is_capture(nine));
-    assert!(b.noisy_order(z) > b.noisy_order(nine), "taking the 0 first");
+    let e = default_evaluator(&b);
+    assert!(
+        e.noisy_order(&b, z) > e.noisy_order(&b, nine),
+        "taking the 0 first"
+    );
     let quiet = b.parse_choice("c1d1").unwrap();
     assert!(!b.is_noisy(quiet) && !b.is_capture(quiet));
 }
@@ -801,16 +806,17 @@ fn display_shows_board_and_state() {
 #[test]
 fn evaluation_is_side_relative_and_symmetric() {
     let b = Board::startpos();
-    let terms = b.eval_terms();
+    let mut e = default_evaluator(&b);
+    let terms = e.terms(&b);
     assert!(!terms.is_empty());
     for t in &terms {
         assert_eq!(t.first, t.second, "start is symmetric: {}", t.name);
     }
-    assert_eq!(b.evaluate(), 0);
+    assert_eq!(e.evaluate(&b), 0);
     // After a Blue move the evaluation from Red's view is minus Blue's view.
     let mut c = b.clone();
     play(&mut c, "c1c4");
-    let red_view = c.evaluate();
-    let blue_view: Score = c.eval_terms().iter().map(|t| t.first - t.second).sum();
+    let red_view = e.evaluate(&c);
+    let blue_view: Score = e.terms(&c).iter().map(|t| t.first - t.second).sum();
     assert_eq!(red_view, -blue_view);
 }

@@ -56,7 +56,7 @@ fn playouts(chess: bool, games: usize, seed: u64) -> (usize, usize) {
             for &m in l.iter() {
                 let mut ch = ChanceList::default();
                 let o = if b.chance(m, &mut ch) {
-                    ch.as_slice()[rng.below(ch.len as u64) as usize].0
+                    ch.as_slice()[rng.below(ch.len() as u64) as usize].0
                 } else {
                     NO_OUTCOME
                 };

@@ -3,6 +3,7 @@
 //! backup letter, check / mate / stalemate, the 50/75-move rules, repetitions, insufficient
 //! material, notation and FEN errors and round trips.
 
+use tinh::eval::{Evaluator, default_evaluator};
 use tinh::game::*;
 use tinh::revealchess::*;
 
@@ -55,11 +56,11 @@ fn start_positions() {
     assert_eq!(
         outcomes(&r, "e2e4"),
         vec![
-            (REVEAL_QUEEN, 1),
-            (REVEAL_ROOK, 2),
-            (REVEAL_BISHOP, 2),
-            (REVEAL_KNIGHT, 2),
-            (REVEAL_PAWN, 8)
+            (reveal_outcome('Q').unwrap(), 1),
+            (reveal_outcome('R').unwrap(), 2),
+            (reveal_outcome('B').unwrap(), 2),
+            (reveal_outcome('N').unwrap(), 2),
+            (reveal_outcome('P').unwrap(), 8)
         ]
     );
     assert!(outcomes(&s, "e2e4").is_empty());
@@ -94,7 +95,10 @@ fn shell_moves_and_captures_then_reveals_on_destination() {
     assert!(!ms.contains(&"a1a6".to_string()), "and does not jump");
     assert_eq!(
         outcomes(&p, "a1a5"),
-        vec![(REVEAL_ROOK, 1), (REVEAL_PAWN, 1)]
+        vec![
+            (reveal_outcome('R').unwrap(), 1),
+            (reveal_outcome('P').unwrap(), 1)
+        ]
     );
     play(&mut p, "a1a5P");
     // Revealed as a pawn on a5; the pool lost its pawn.
@@ -135,7 +139,10 @@ fn castling_with_face_down_corner_reveals_it() {
     assert!(moves(&p).contains(&"e1g1".to_string()));
     assert_eq!(
         outcomes(&p, "e1g1"),
-        vec![(REVEAL_ROOK, 1), (REVEAL_BISHOP, 1)]
+        vec![
+            (reveal_outcome('R').unwrap(), 1),
+            (reveal_outcome('B').unwrap(), 1)
+        ]
     );
     assert!(
         p.parse_move("e1g1").is_err(),
@@ -466,7 +473,7 @@ fn notation_and_game_api() {
     let (mv, o) = p.parse_move("g1f3N").unwrap();
     assert_eq!(p.move_to_string(mv), "g1f3");
     assert_eq!(p.move_outcome_to_string(mv, o), "g1f3N");
-    assert_eq!(o, REVEAL_KNIGHT);
+    assert_eq!(o, reveal_outcome('N').unwrap());
     assert!(!mv.is_null());
     assert_eq!(Move::from_u16(mv.to_u16()), mv);
     assert!(p.history_index(mv) < Board::HISTORY_SIZE);
@@ -488,7 +495,7 @@ fn notation_and_game_api() {
     let cxd5 = p.parse_choice("c4d5").unwrap();
     assert!(p.is_capture(cxd5) && p.is_noisy(cxd5));
     assert!(!p.is_capture(p.parse_choice("c4c5").unwrap()));
-    assert!(p.noisy_order(cxd5) > 0);
+    assert!(default_evaluator(&p).noisy_order(&p, cxd5) > 0);
     // Null move.
     let mut p = Board::startpos(true);
     assert!(p.null_move_ok());
@@ -500,4 +507,16 @@ fn notation_and_game_api() {
     assert_eq!(p.key(), k);
     assert!(!c("4k3/8/8/8/8/8/P7/4K3 w - - 0 1").null_move_ok());
     assert!(!c("4k3/8/8/8/8/8/4r3/R3K3 w - - 0 1").null_move_ok());
+}
+
+#[test]
+fn mating_material_for_time_losses() {
+    // A bare king, or a king and one minor piece against a bare king, cannot win.
+    assert!(!c("4k3/8/8/8/8/8/8/4K3 w - - 0 1").can_win(0));
+    assert!(!c("4k3/8/8/8/8/8/8/3NK3 w - - 0 1").can_win(0));
+    assert!(c("4k3/7p/8/8/8/8/8/3NK3 w - - 0 1").can_win(0));
+    assert!(c("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").can_win(0));
+    assert!(!c("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").can_win(1));
+    // A face-down piece may become anything.
+    assert!(b("4k3/8/8/8/8/8/X7/4K3 w - - 0 1 P1").can_win(0));
 }

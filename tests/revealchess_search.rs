@@ -12,7 +12,7 @@ fn best(b: &Board, depth: u32) -> (Option<String>, Score) {
         ..Default::default()
     };
     let r = s.search(b, &limits, &Options::default(), &|_| {});
-    (r.best, r.score)
+    (r.best.map(|m| b.move_to_string(m)), r.score)
 }
 
 #[test]
@@ -25,8 +25,8 @@ fn finds_mate_in_one_in_chess() {
 
 #[test]
 fn reveal_chess_search_returns_a_legal_choice() {
-    // Few face-down pieces (a full opening position makes the quiescence search expand
-    // every shell capture's five outcomes; see the report to the lead).
+    // Few face-down pieces: in a full opening position nearly every move is a reveal
+    // with up to five outcomes, which makes even a shallow search slow.
     for f in [
         "1k6/8/8/8/8/8/8/X3K3 w - - 0 1 P1R1",
         "r3k3/1x6/8/8/8/8/6X1/4K2X w Kq - 0 1 P2N1p1",

@@ -3,7 +3,8 @@
 //! fewer nodes with them on. (Other pruning is off in both, so that the values are the
 //! exact expectimax values and must agree to the centipawn.)
 
-use tinh::search::{Features, Limits, Options, Searcher, format_score};
+use tinh::protocol::format_score;
+use tinh::search::{Features, Limits, Options, Searcher};
 use tinh::variant::Variant;
 use tinh::with_game;
 
@@ -22,12 +23,14 @@ fn search(moves: &str, depth: u32, chance_pruning: bool) -> (String, String, u64
         features,
         ..Default::default()
     };
-    let limits = Limits {
-        depth: Some(depth),
-        ..Default::default()
-    };
-    let r = with_game!(&pos, g => searcher.search(g, &limits, &opts, &|_| {}));
-    (r.best.unwrap(), format_score(r.score), r.nodes)
+    with_game!(&pos, g => {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Default::default()
+        };
+        let r = searcher.search(g, &limits, &opts, &|_| {});
+        (g.move_to_string(r.best.unwrap()), format_score(r.score), r.nodes)
+    })
 }
 
 #[test]

@@ -5,7 +5,8 @@
 //! the search), so the test pins the search, not the position.
 
 use tinh::game::*;
-use tinh::search::{Limits, Options, Searcher, format_score};
+use tinh::protocol::format_score;
+use tinh::search::{Limits, Options, Searcher};
 use tinh::variant::Variant;
 use tinh::with_game;
 
@@ -67,7 +68,7 @@ fn check_forced_win(variant: Variant, fen: &str, n: u32) {
         let limits = Limits { depth: Some(2 * n + 2), ..Default::default() };
         let r = searcher.search(g, &limits, &Options::default(), &|_| {});
         assert_eq!(format_score(r.score), format!("mate {n}"), "{fen}");
-        let best = g.parse_choice(r.best.as_deref().expect("a best move")).unwrap();
+        let best = r.best.expect("a best move");
         assert!(
             outcomes(g, best).into_iter().all(|o| {
                 g.make(best, o);
@@ -76,7 +77,7 @@ fn check_forced_win(variant: Variant, fen: &str, n: u32) {
                 lost
             }),
             "{fen}: {} does not keep the win",
-            r.best.unwrap()
+            g.move_to_string(best)
         );
     });
 }

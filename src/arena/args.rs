@@ -1,11 +1,11 @@
 //! `tinh match` command line: cutechess-cli / fastchess style flags, parsed by hand from the
 //! raw arguments (values are `key=value` words, which clap cannot express), into a
-//! `MatchConfig`. `HELP` documents every flag.
+//! `MatchConfig`. `help()` documents every flag.
 
 use super::stats::Sprt;
 use crate::variant::Variant;
 
-pub const HELP: &str = "\
+const HELP: &str = "\
 tinh match: play games between engines that speak Tinh's protocol (cutechess-cli style).
 
 Flags may be written with one or two dashes (-games / --games).
@@ -18,7 +18,7 @@ Flags may be written with one or two dashes (-games / --games).
         its own limits (override --tc/--nodes/--depth/--each). Without `name`, the
         engine's `id name` is used (made unique with a suffix).
   --each KEY=VALUE ...  Engine settings applied to every engine (an engine's own win).
-  --variant V           mathchess (default), revealchess or chess. Sent to the engines as
+  --variant V           {variants}. Sent to the engines as
                         `setoption name UCI_Variant value V` (first, before other options).
   --games N             Games per encounter per round (default 2: one opening, both colours).
   --rounds N            Rounds (default 1). Each pair of engines plays rounds x games games;
@@ -41,8 +41,9 @@ Flags may be written with one or two dashes (-games / --games).
   --sprt elo0=A elo1=B [alpha=0.05] [beta=0.05]
                         Sequential probability ratio test of the first engine against the
                         second (pentanomial GSPRT, logistic Elo); stops when it decides.
-  --point-target N      Math Chess point target: a side whose captured points reach N wins
-                        (0 = off, the default). Sent as `setoption name PointTarget value N`.
+  --rule NAME=VALUE     Set a rule option of the variant (repeatable; `tinh` then `uci`
+                        lists them), e.g. `--rule PointTarget=20`. Applied by
+                        the referee and sent to the engines as `setoption`.
   --draw movenumber=N movecount=M score=CP
                         Adjudicate a draw once move N is reached and both engines' scores
                         stayed within CP centipawns of 0 for M consecutive moves each.
@@ -283,7 +284,8 @@ pub struct MatchConfig {
     pub seed: u64,
     pub pgnout: Option<String>,
     pub sprt: Option<Sprt>,
-    pub point_target: u32,
+    /// Rule options of the variant: (name as the game spells it, value).
+    pub rules: Vec<(&'static str, i64)>,
     pub draw: Option<DrawAdjudication>,
     pub resign: Option<ResignAdjudication>,
     pub maxmoves: Option<u32>,
@@ -292,6 +294,11 @@ pub struct MatchConfig {
     pub move_timeout_ms: u64,
     pub event: String,
     pub site: String,
+}
+
+/// The `tinh match --help` text.
+pub fn help() -> String {
+    HELP.replace("{variants}", &Variant::names_for_help())
 }
 
 /// Split raw arguments into (flag, values) groups. A word is a flag when it starts with
@@ -351,7 +358,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
     let mut each = EngineSpec::default();
     let mut cfg = MatchConfig {
         engines: Vec::new(),
-        variant: Variant::MathChess,
+        variant: Variant::default(),
         games: 2,
         rounds: 1,
         concurrency: 1,
@@ -359,7 +366,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
         seed: 1,
         pgnout: None,
         sprt: None,
-        point_target: 0,
+        rules: Vec::new(),
         draw: None,
         resign: None,
         maxmoves: None,
@@ -371,6 +378,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
     };
     let mut order: Option<Order> = None;
     let mut timemargin: Option<u64> = None;
+    let mut rule_values: Vec<String> = Vec::new();
     for (flag, vals) in &groups {
         let f = flag.as_str();
         match f {
@@ -465,7 +473,14 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
                 }
                 cfg.sprt = Some(sp);
             }
-            "point-target" | "pointtarget" | "point_target" => cfg.point_target = num(f, vals)?,
+            "rule" => {
+                for v in vals {
+                    rule_values.push(v.clone());
+                }
+                if vals.is_empty() {
+                    return Err("--rule needs NAME=VALUE".into());
+                }
+            }
             "draw" => {
                 let mut d = DrawAdjudication {
                     movenumber: 0,
@@ -557,10 +572,44 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
     if cfg.sprt.is_some() && cfg.engines.len() != 2 {
         return Err("--sprt needs exactly two engines".into());
     }
-    if cfg.point_target > 0 && cfg.variant != Variant::MathChess {
-        return Err("--point-target is a Math Chess rule".into());
+    for r in &rule_values {
+        cfg.rules.push(parse_rule(cfg.variant, r)?);
     }
     Ok(Some(cfg))
+}
+
+/// `NAME=VALUE` for a rule option the variant offers, range-checked.
+fn parse_rule(variant: Variant, text: &str) -> Result<(&'static str, i64), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("--rule '{text}': expected NAME=VALUE"))?;
+    let options = with_game!(variant.startpos(), g => g.rule_options());
+    let Some(o) = options
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+    else {
+        let names: Vec<&str> = options.iter().map(|o| o.name).collect();
+        return Err(format!(
+            "--rule '{text}': {variant} has no rule option '{}' (it has: {})",
+            name.trim(),
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        ));
+    };
+    let v: i64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("--rule '{text}': '{}' is not an integer", value.trim()))?;
+    if v < o.min || v > o.max {
+        return Err(format!(
+            "--rule '{text}': {} must be in {}..{}",
+            o.name, o.min, o.max
+        ));
+    }
+    Ok((o.name, v))
 }
 
 fn parse_order(v: &str) -> Result<Order, String> {
@@ -568,94 +617,5 @@ fn parse_order(v: &str) -> Result<Order, String> {
         "sequential" => Ok(Order::Sequential),
         "random" => Ok(Order::Random),
         _ => Err(format!("bad order '{v}' (sequential or random)")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn words(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
-
-    #[test]
-    fn time_controls() {
-        let tc = TimeControl::parse("10+0.1").unwrap().unwrap();
-        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (None, 10_000, 100));
-        let tc = TimeControl::parse("40/60+0.5").unwrap().unwrap();
-        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (Some(40), 60_000, 500));
-        assert_eq!(tc.pgn(), "40/60+0.5");
-        let tc = TimeControl::parse("1:30").unwrap().unwrap();
-        assert_eq!(tc.base_ms, 90_000);
-        assert_eq!(TimeControl::parse("inf").unwrap(), None);
-        assert!(TimeControl::parse("x+1").is_err());
-        assert!(TimeControl::parse("0").is_err());
-    }
-
-    #[test]
-    fn full_command_line() {
-        let cfg = parse(&words(
-            "-engine cmd=./a name=A option.Hash=16 tc=5+0.05 --engine cmd=./b arg=--x arg=-y \
-             --each option.Threads=1 nodes=1000 --variant revealchess --games 4 --rounds 3 \
-             -concurrency 2 --tc 10+0.1 --openings file=o.epd order=random start=5 --seed 7 \
-             --pgnout out.pgn --sprt elo0=0 elo1=5 alpha=0.05 beta=0.1 \
-             --draw movenumber=30 movecount=8 score=10 --resign movecount=3 score=-600 \
-             --maxmoves 200 --ratinginterval 5 --timemargin 50 --stalltimeout 300",
-        ))
-        .unwrap()
-        .unwrap();
-        assert_eq!(cfg.engines.len(), 2);
-        let a = &cfg.engines[0];
-        assert_eq!(a.name.as_deref(), Some("A"));
-        assert_eq!(
-            a.options,
-            vec![
-                ("Threads".to_string(), "1".to_string()),
-                ("Hash".to_string(), "16".to_string())
-            ]
-        );
-        assert_eq!(a.clock().unwrap().base_ms, 5000);
-        assert_eq!(a.nodes, Some(1000));
-        assert_eq!(a.timemargin_ms, Some(50));
-        let b = &cfg.engines[1];
-        assert_eq!(b.args, vec!["--x", "-y"]);
-        assert_eq!(b.clock().unwrap().inc_ms, 100);
-        assert_eq!(cfg.variant, Variant::RevealChess);
-        assert_eq!((cfg.games, cfg.rounds, cfg.concurrency), (4, 3, 2));
-        let op = cfg.openings.unwrap();
-        assert_eq!(
-            (op.file.as_str(), op.order, op.start),
-            ("o.epd", Order::Random, 5)
-        );
-        assert_eq!(cfg.seed, 7);
-        assert_eq!(cfg.pgnout.as_deref(), Some("out.pgn"));
-        assert_eq!(cfg.sprt.unwrap().beta, 0.1);
-        assert_eq!(cfg.draw.unwrap().movenumber, 30);
-        assert_eq!(cfg.resign.unwrap().score, 600);
-        assert_eq!(cfg.maxmoves, Some(200));
-        assert_eq!(cfg.ratinginterval, 5);
-        assert_eq!(cfg.stall_ms, 300);
-    }
-
-    #[test]
-    fn errors() {
-        assert!(parse(&words("--engine cmd=a --nodes 5")).is_err());
-        assert!(parse(&words("--engine cmd=a --engine cmd=b")).is_err()); // no limit
-        assert!(parse(&words("--engine cmd=a --engine cmd=b --nodes 5 --bogus")).is_err());
-        assert!(
-            parse(&words(
-                "--engine cmd=a --engine cmd=b --nodes 5 --sprt elo0=5 elo1=0"
-            ))
-            .is_err()
-        );
-        assert!(parse(&words("--engine cmd=a --engine foo --nodes 5")).is_err());
-        assert!(parse(&words("--help")).unwrap().is_none());
-        let cfg = parse(&words(
-            "--engine cmd=a --engine cmd=b --depth 2 --openings x.epd",
-        ))
-        .unwrap()
-        .unwrap();
-        assert_eq!(cfg.openings.unwrap().file, "x.epd");
     }
 }

@@ -12,18 +12,18 @@ pub mod referee;
 pub mod stats;
 pub mod tournament;
 
-/// `tinh match ARGS...` (see `args::HELP`).
+/// `tinh match ARGS...` (see `args::help`).
 pub fn run_match_cli(args: &[String]) -> Result<(), String> {
     match args::parse(args)? {
         None => {
-            print!("{}", args::HELP);
+            print!("{}", args::help());
             Ok(())
         }
         Some(cfg) => tournament::run(&cfg).map(|_| ()),
     }
 }
 
-/// `tinh genopenings ARGS...` (see `openings::GEN_HELP`).
+/// `tinh genopenings ARGS...` (see `openings::gen_help`).
 pub fn genopenings_cli(args: &[String]) -> Result<(), String> {
     openings::genopenings(args)
 }

@@ -8,7 +8,6 @@ use super::args::Order;
 use crate::game::{ChanceList, Game, MoveList, NO_OUTCOME};
 use crate::search::{Limits, Options, Searcher};
 use crate::variant::{Position, Variant};
-use crate::with_game;
 use dashmap::DashMap;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -25,28 +24,10 @@ pub fn mix(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Parse one opening line: a FEN, possibly EPD-style (only the first four chess fields,
-/// then operations such as `bm e4; id "x";`). Tries the longest prefix of words that the
-/// rules code accepts, and four chess fields completed with `0 1`.
+/// Parse one opening line: a FEN, possibly EPD-style (operations such as `bm e4;
+/// id "x";` after it), as the variant's rules code reads it (`Game::with_epd`).
 pub fn parse_line(variant: Variant, line: &str) -> Result<Position, String> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let mut first_err = None;
-    for n in (1..=words.len()).rev() {
-        let fen = words[..n].join(" ");
-        match variant.from_fen(&fen) {
-            Ok(p) => return Ok(p),
-            Err(e) => {
-                first_err.get_or_insert(e);
-            }
-        }
-        if n == 4
-            && variant != Variant::MathChess
-            && let Ok(p) = variant.from_fen(&format!("{fen} 0 1"))
-        {
-            return Ok(p);
-        }
-    }
-    Err(first_err.unwrap_or_else(|| "empty line".into()))
+    variant.startpos().with_epd(line)
 }
 
 /// Every opening of a file, as normalised FENs; blank lines and `#` comments are skipped.
@@ -102,10 +83,10 @@ pub struct GenConfig {
     pub hash_mb: usize,
 }
 
-pub const GEN_HELP: &str = "\
+const GEN_HELP: &str = "\
 tinh genopenings: build a balanced opening suite, one FEN per line.
 
-  --variant V        mathchess (default), revealchess or chess
+  --variant V        {variants}
   --count N          positions wanted (default 200)
   --plies P          random legal plies from the start (default 6); reveals are drawn
                      from the pool with their true weights
@@ -123,7 +104,7 @@ tinh genopenings: build a balanced opening suite, one FEN per line.
 
 pub fn parse_gen_args(args: &[String]) -> Result<Option<GenConfig>, String> {
     let mut cfg = GenConfig {
-        variant: Variant::MathChess,
+        variant: Variant::default(),
         count: 200,
         plies: 6,
         seed: 1,
@@ -181,7 +162,7 @@ fn random_walk<G: Game>(mut g: G, plies: usize, rng: &mut StdRng) -> Option<G> {
             return None;
         }
         let mv = list.get(rng.random_range(0..list.len()));
-        chances.len = 0;
+        chances.clear();
         let outcome = if g.chance(mv, &mut chances) {
             chances.pick(rng.random_range(0..chances.total()))
         } else {
@@ -318,9 +299,14 @@ pub fn convert_lines(variant: Variant, path: &str) -> Result<Vec<String>, String
     Ok(out)
 }
 
+/// The `tinh genopenings --help` text.
+pub fn gen_help() -> String {
+    GEN_HELP.replace("{variants}", &Variant::names_for_help())
+}
+
 pub fn genopenings(args: &[String]) -> Result<(), String> {
     let Some(cfg) = parse_gen_args(args)? else {
-        print!("{GEN_HELP}");
+        print!("{}", gen_help());
         return Ok(());
     };
     let t0 = std::time::Instant::now();

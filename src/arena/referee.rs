@@ -7,8 +7,7 @@
 use super::args::{EngineSpec, MatchConfig, TimeControl};
 use super::engine::{Engine, EngineError, SearchInfo};
 use crate::game::{ChanceList, Game, Outcome};
-use crate::variant::{Position, Variant};
-use crate::with_game;
+use crate::variant::Variant;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -84,10 +83,7 @@ pub struct GameRecord {
 
 /// Colour names of the two players in this variant.
 pub fn colours(v: Variant) -> [&'static str; 2] {
-    match v {
-        Variant::MathChess => ["Blue", "Red"],
-        _ => ["White", "Black"],
-    }
+    with_game!(v.startpos(), g => g.side_names())
 }
 
 /// Today's UTC date as PGN wants it (civil-from-days, H. Hinnant's algorithm).
@@ -118,17 +114,15 @@ pub fn start_engine(cfg: &MatchConfig, spec: &EngineSpec, name: &str) -> Result<
     let mut setup = Vec::new();
     // A standard UCI engine playing chess may not know UCI_Variant: send it only when the
     // variant needs it or the engine advertises it.
-    if cfg.variant != Variant::Chess || e.advertises("UCI_Variant") {
+    let standard_chess = with_game!(cfg.variant.startpos(), g => g.is_standard_chess());
+    if !standard_chess || e.advertises("UCI_Variant") {
         setup.push(format!(
             "setoption name UCI_Variant value {}",
             cfg.variant.name()
         ));
     }
-    if cfg.point_target > 0 {
-        setup.push(format!(
-            "setoption name PointTarget value {}",
-            cfg.point_target
-        ));
+    for (name, value) in &cfg.rules {
+        setup.push(format!("setoption name {name} value {value}"));
     }
     for (n, v) in &spec.options {
         setup.push(format!("setoption name {n} value {v}"));
@@ -222,10 +216,9 @@ pub fn play_game(
             return None;
         }
     };
-    // The point target is a rule of the game: the rules code judges it (`game_end`).
-    if let Position::Math(b) = &mut pos {
-        b.set_point_target(cfg.point_target);
-    }
+    // Rule options (the point target) are rules of the game: the rules code judges
+    // them (`game_end`).
+    pos.set_rule_options(&cfg.rules);
     let start_fen = pos.to_fen();
     let mut moves = Vec::new();
     let verdict = 'game: {
@@ -338,32 +331,6 @@ fn go_line(clocks: &[Option<Clock>; 2], spec: &EngineSpec, side: usize) -> Strin
     s
 }
 
-/// Whether `side` (the one that did not run out of time) could still mate by some
-/// sequence of legal moves, by a simple material count on the FEN: a bare king, or a
-/// king and one bishop or knight against a bare king, cannot; everything else (any
-/// face-down piece included) can. Math Chess has no such rule: a time loss always loses.
-fn can_mate(variant: Variant, fen: &str, side: usize) -> bool {
-    if variant == Variant::MathChess {
-        return true;
-    }
-    let board = fen.split_whitespace().next().unwrap_or("");
-    let (mine, theirs): (Vec<char>, Vec<char>) = board
-        .chars()
-        .filter(|c| c.is_ascii_alphabetic())
-        .partition(|c| c.is_ascii_uppercase() == (side == 0));
-    let mine: Vec<char> = mine
-        .into_iter()
-        .map(|c| c.to_ascii_lowercase())
-        .filter(|&c| c != 'k')
-        .collect();
-    let theirs_bare = theirs.iter().all(|c| c.eq_ignore_ascii_case(&'k'));
-    match mine.as_slice() {
-        [] => false,
-        ['b'] | ['n'] => !theirs_bare,
-        _ => true,
-    }
-}
-
 /// The game loop proper, generic over the game so the rules code is called directly.
 /// Returns `None` when stopped.
 fn referee<G: Game>(
@@ -450,12 +417,11 @@ fn referee<G: Game>(
         if let Some(a) = allowed
             && elapsed > a
         {
-            let fen = g.to_fen();
             let why = format!(
                 "{c} loses on time ({elapsed} ms, {} ms allowed)",
                 a - margin
             );
-            return Some(if can_mate(cfg.variant, &fen, 1 - side) {
+            return Some(if g.can_win(1 - side) {
                 Verdict::win(1 - side, why, Termination::TimeForfeit)
             } else {
                 Verdict::draw(
@@ -475,7 +441,7 @@ fn referee<G: Game>(
                 ));
             }
         };
-        chances.len = 0;
+        chances.clear();
         let outcome = if g.chance(mv, &mut chances) {
             chances.pick(rng.random_range(0..chances.total()))
         } else {
@@ -542,22 +508,6 @@ fn referee<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mating_material() {
-        let v = Variant::Chess;
-        assert!(!can_mate(v, "4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0));
-        assert!(!can_mate(v, "4k3/8/8/8/8/8/8/3NK3 w - - 0 1", 0));
-        assert!(can_mate(v, "4k3/7p/8/8/8/8/8/3NK3 w - - 0 1", 0));
-        assert!(can_mate(v, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 0));
-        assert!(!can_mate(v, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 1));
-        assert!(can_mate(
-            Variant::RevealChess,
-            "4k3/8/8/8/8/8/X7/4K3 w - - 0 1 P1",
-            0
-        ));
-        assert!(can_mate(Variant::MathChess, "anything", 0));
-    }
 
     #[test]
     fn date_format() {

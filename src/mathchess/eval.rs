@@ -4,15 +4,19 @@
 //! generation) gives mobility, capture pairs, the captures it could make now and which
 //! enemy pieces they hit. From those: material (a number's worth is not its face value),
 //! mobility, pairs, arithmetic threats on the enemy 0 and on one's own 0, pieces en prise,
-//! and captured points when the point target is on. All weights live in `WEIGHTS`.
+//! and captured points when the point target is on. All weights live in one `Weights`
+//! structure (compiled in as `WEIGHTS`); `Evaluation` is the search's evaluator.
 
 // Pieces are indexed by their number and squares by index: index loops read best.
 #![allow(clippy::needless_range_loop)]
 
+use super::Move;
 use super::board::*;
 use super::geometry::*;
-use crate::game::{EvalTerm, Score};
+use crate::eval::{EvalTerm, Evaluator};
+use crate::game::Score;
 
+crate::eval_weights! {
 /// Every evaluation weight, in one place.
 pub struct Weights {
     /// Worth of each number on the board. Large numbers move farther; every number is
@@ -44,6 +48,7 @@ pub struct Weights {
     pub points: Score,
     pub target_progress: Score,
 }
+}
 
 pub const WEIGHTS: Weights = Weights {
     material: [0, 80, 95, 100, 100, 100, 105, 110, 110, 115],
@@ -72,7 +77,7 @@ struct SideScan {
 }
 
 #[inline(always)]
-fn scan(b: &Board, side: usize) -> SideScan {
+fn scan(b: &Board, w: &Weights, side: usize) -> SideScan {
     let own = &b.side_lines[side];
     let enemy = &b.side_lines[side ^ 1];
     let mut r = SideScan::default();
@@ -82,7 +87,7 @@ fn scan(b: &Board, side: usize) -> SideScan {
             continue;
         }
         let s = s as usize;
-        r.material += WEIGHTS.material[a];
+        r.material += w.material[a];
         let l = &SQ_LINES[s];
         for t in 0..4 {
             let id = l.id[t] as usize;
@@ -141,9 +146,8 @@ fn zero_exposure(b: &Board, side: usize) -> u32 {
 
 /// The terms for both sides: (name, Blue, Red).
 #[inline(always)]
-fn terms(b: &Board) -> [(&'static str, [Score; 2]); 8] {
-    let w = &WEIGHTS;
-    let sc = [scan(b, BLUE), scan(b, RED)];
+fn terms(b: &Board, w: &Weights) -> [(&'static str, [Score; 2]); 8] {
+    let sc = [scan(b, w, BLUE), scan(b, w, RED)];
     let mut material = [0; 2];
     let mut mobility = [0; 2];
     let mut pairs = [0; 2];
@@ -205,39 +209,84 @@ fn terms(b: &Board) -> [(&'static str, [Score; 2]); 8] {
     ]
 }
 
-/// Static evaluation from the side to move's point of view.
-pub fn evaluate(b: &Board) -> Score {
-    let t = terms(b);
-    let s: Score = t.iter().map(|(_, v)| v[0] - v[1]).sum();
-    if b.side == BLUE { s } else { -s }
+/// The search's evaluator: the weights, and the evaluation computed from scratch at
+/// every node (nothing incremental yet).
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    weights: Weights,
 }
 
-/// The evaluation broken into named terms (Blue value, Red value).
-pub fn eval_terms(b: &Board) -> Vec<EvalTerm> {
-    terms(b)
-        .iter()
-        .map(|&(name, v)| EvalTerm {
-            name,
-            first: v[0],
-            second: v[1],
-        })
-        .collect()
+impl Evaluation {
+    /// Static evaluation from the side to move's point of view.
+    pub fn eval(&self, b: &Board) -> Score {
+        let t = terms(b, &self.weights);
+        let s: Score = t.iter().map(|(_, v)| v[0] - v[1]).sum();
+        if b.side == BLUE { s } else { -s }
+    }
+}
+
+impl Evaluator<Board> for Evaluation {
+    type Weights = Weights;
+
+    fn default_weights(_: &Board) -> Weights {
+        WEIGHTS
+    }
+    fn new(_: &Board, weights: Weights) -> Self {
+        Evaluation { weights }
+    }
+    #[inline]
+    fn evaluate(&mut self, b: &Board) -> Score {
+        self.eval(b)
+    }
+    /// Most valuable victim first (the 0 above everything), then least valuable attacker.
+    fn noisy_order(&self, b: &Board, mv: Move) -> Score {
+        let victim = b.mailbox[mv.to()];
+        if victim == EMPTY {
+            return 0;
+        }
+        let m = &self.weights.material;
+        let v = if code_num(victim) == 0 {
+            100_000
+        } else {
+            m[code_num(victim)]
+        };
+        v * 16 - m[code_num(b.mailbox[mv.from()])] / 16
+    }
+    /// Blue's value and Red's value of every term.
+    fn terms(&mut self, b: &Board) -> Vec<EvalTerm> {
+        terms(b, &self.weights)
+            .iter()
+            .map(|&(name, v)| EvalTerm {
+                name,
+                first: v[0],
+                second: v[1],
+            })
+            .collect()
+    }
+}
+
+/// Static evaluation with the compiled-in weights, side to move's view (tests, tools).
+pub fn evaluate(b: &Board) -> Score {
+    Evaluation { weights: WEIGHTS }.eval(b)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
 
     #[test]
     fn start_is_balanced_and_terms_sum_to_the_evaluation() {
         let b = Board::startpos();
-        assert_eq!(b.evaluate(), 0);
+        assert_eq!(evaluate(&b), 0);
         for pos in crate::mathchess::tests::sample_positions(9, 200) {
-            let s: Score = pos.eval_terms().iter().map(|t| t.first - t.second).sum();
+            let s: Score = Evaluation::new(&pos, WEIGHTS)
+                .terms(&pos)
+                .iter()
+                .map(|t| t.first - t.second)
+                .sum();
             let want = if pos.side == BLUE { s } else { -s };
-            assert_eq!(pos.evaluate(), want);
-            assert!(pos.evaluate().abs() < crate::game::MATE_BOUND);
+            assert_eq!(evaluate(&pos), want);
+            assert!(evaluate(&pos).abs() < crate::game::MATE_BOUND);
         }
     }
 
@@ -270,7 +319,7 @@ mod tests {
             }
             cells += if pos.side == BLUE { " r" } else { " b" };
             let m = Board::from_fen(&cells).unwrap();
-            assert_eq!(m.evaluate(), pos.evaluate(), "{} vs {}", pos.fen(), m.fen());
+            assert_eq!(evaluate(&m), evaluate(&pos), "{} vs {}", pos.fen(), m.fen());
         }
     }
 
@@ -278,16 +327,16 @@ mod tests {
     fn material_and_threats_count() {
         // Blue 7/4 can take the Red 0: a winning threat when Blue moves.
         let b = Board::from_fen("9/9/9/9/9/9/r08/9/9/b48/b77b0 b").unwrap();
-        let blue = b.evaluate();
+        let blue = evaluate(&b);
         assert!(blue > 1000, "{blue}");
         let r = Board::from_fen("9/9/9/9/9/9/r08/9/9/b48/b77b0 r").unwrap();
         assert!(
-            r.evaluate() < -50,
+            evaluate(&r) < -50,
             "Red to move with its 0 attacked: {}",
-            r.evaluate()
+            evaluate(&r)
         );
         // A side a piece up is ahead.
         let up = Board::from_fen("4r04/9/9/9/9/9/9/9/9/9/b97b0 b").unwrap();
-        assert!(up.evaluate() > 50);
+        assert!(evaluate(&up) > 50);
     }
 }

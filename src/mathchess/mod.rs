@@ -20,15 +20,61 @@ pub use board::{BLUE, Board, EMPTY, RED, START_FEN, code_num, code_side, piece_c
 use crate::game::*;
 use geometry::*;
 
-/// Positions for a move-generation speed benchmark (perft nodes per second): the start
-/// and four middlegames from seeded random games (with captures available in some).
-pub const PERFT_BENCH: [&str; 5] = [
-    START_FEN,
-    "r91r72r4r3r2r1/4r0r53/3r85/9/9/9/b48/r65b72/1b26b6/4b04/b11b31b52b8b9 b 7",
-    "5r4r3r2r1/4r04/1b87/r53r84/9/6r62/3r75/2b96/9/1b12b0b73/b31b2b4b5b63 b 13",
-    "3b43r2r1/4r04/2r52r4r32/4r74/9/1r85r91/8b7/7b61/4b94/2b2b5b04/b11b34b81 b 21",
-    "5r81r21/2r71r01r12/7r51/6b6b51/9/r48/2r36/3b31b13/r9b21b91b73/3b4b04/b88 b 31",
+/// Positions for a move-generation speed benchmark (perft leaves per second) with their
+/// depths: the start and four middlegames from seeded random games (with captures
+/// available in some).
+pub const PERFT_BENCH: [(&str, u32); 5] = [
+    (START_FEN, 5),
+    (
+        "r91r72r4r3r2r1/4r0r53/3r85/9/9/9/b48/r65b72/1b26b6/4b04/b11b31b52b8b9 b 7",
+        4,
+    ),
+    (
+        "5r4r3r2r1/4r04/1b87/r53r84/9/6r62/3r75/2b96/9/1b12b0b73/b31b2b4b5b63 b 13",
+        4,
+    ),
+    (
+        "3b43r2r1/4r04/2r52r4r32/4r74/9/1r85r91/8b7/7b61/4b94/2b2b5b04/b11b34b81 b 21",
+        4,
+    ),
+    (
+        "5r81r21/2r71r01r12/7r51/6b6b51/9/r48/2r36/3b31b13/r9b21b91b73/3b4b04/b88 b 31",
+        4,
+    ),
 ];
+
+/// The `tinh bench` positions: the start and three openings a few moves in.
+const BENCH: [BenchPosition; 4] = [
+    BenchPosition {
+        fen: None,
+        moves: "",
+        depth_offset: 0,
+    },
+    BenchPosition {
+        fen: None,
+        moves: "d1d4 f11f8 c1c4 d11d8",
+        depth_offset: 0,
+    },
+    BenchPosition {
+        fen: None,
+        moves: "g1g5 g11g8 d1d4 f11f8 c1c4",
+        depth_offset: 0,
+    },
+    BenchPosition {
+        fen: None,
+        moves: "f1f6 d11d6 h1h4 b11b5 i1e5",
+        depth_offset: 0,
+    },
+];
+
+/// The point target (seed 001): the first side to capture this many points wins.
+const RULE_OPTIONS: [RuleOption; 1] = [RuleOption {
+    name: "PointTarget",
+    default: 0,
+    min: 0,
+    max: board::FULL_SIDE_POINTS as i64,
+    doc: "Math Chess: the first side to capture this many points wins (0 = off)",
+}];
 
 /// A move: bits 0..7 the from-square, bits 7..14 the to-square (indices of
 /// `geometry::square`). A capture names the attacker's square and the target's square.
@@ -142,6 +188,7 @@ impl Board {
 
 impl Game for Board {
     type Move = Move;
+    type Eval = eval::Evaluation;
     const HISTORY_SIZE: usize = 128 * 128;
 
     fn variant_name(&self) -> &'static str {
@@ -150,8 +197,33 @@ impl Game for Board {
     fn dimensions(&self) -> (usize, usize) {
         (FILES, RANKS)
     }
+    fn side_names(&self) -> [&'static str; 2] {
+        ["Blue", "Red"]
+    }
+    fn rule_options(&self) -> &'static [RuleOption] {
+        &RULE_OPTIONS
+    }
+    fn set_rule_option(&mut self, name: &str, value: i64) {
+        if name.eq_ignore_ascii_case(RULE_OPTIONS[0].name) {
+            self.set_point_target(value.clamp(0, board::FULL_SIDE_POINTS as i64) as u32);
+        }
+    }
+    fn bench_positions(&self) -> &'static [BenchPosition] {
+        &BENCH
+    }
+    fn perft_bench_positions(&self) -> &'static [(&'static str, u32)] {
+        &PERFT_BENCH
+    }
+    fn with_fen(&self, fen: &str) -> Result<Self, String> {
+        let mut b = Board::from_fen(fen)?;
+        b.set_point_target(self.point_target);
+        Ok(b)
+    }
     fn to_fen(&self) -> String {
         self.fen()
+    }
+    fn fullmove_number(&self) -> u32 {
+        self.fullmove()
     }
     fn side_to_move(&self) -> usize {
         self.side
@@ -177,19 +249,6 @@ impl Game for Board {
     #[inline]
     fn is_noisy(&self, mv: Move) -> bool {
         self.is_capture(mv)
-    }
-    /// Most valuable victim first (the 0 above everything), then least valuable attacker.
-    fn noisy_order(&self, mv: Move) -> Score {
-        let victim = self.mailbox[mv.to()];
-        if victim == EMPTY {
-            return 0;
-        }
-        let v = if code_num(victim) == 0 {
-            100_000
-        } else {
-            eval::WEIGHTS.material[code_num(victim)]
-        };
-        v * 16 - eval::WEIGHTS.material[code_num(self.mailbox[mv.from()])] / 16
     }
     #[inline]
     fn history_index(&self, mv: Move) -> usize {
@@ -228,33 +287,18 @@ impl Game for Board {
     }
     /// Order: a captured 0, the point target, threefold repetition (the draw happens as
     /// the position arises), then no legal move.
+    /// Every end happens by itself, threefold repetition included.
     fn game_end(&self) -> Option<GameEnd> {
         if let Some((outcome, why)) = self.decided() {
-            return Some(GameEnd {
-                outcome,
-                reason: why.to_string(),
-            });
+            return Some(GameEnd::automatic(outcome, why));
         }
         if self.earlier_occurrences(false) >= 2 {
-            return Some(GameEnd {
-                outcome: Outcome::Draw,
-                reason: "threefold repetition".to_string(),
-            });
+            return Some(GameEnd::automatic(Outcome::Draw, "threefold repetition"));
         }
         if self.count_moves() == 0 {
-            return Some(GameEnd {
-                outcome: Outcome::Loss,
-                reason: "no legal move".to_string(),
-            });
+            return Some(GameEnd::automatic(Outcome::Loss, "no legal move"));
         }
         None
-    }
-
-    fn evaluate(&self) -> Score {
-        eval::evaluate(self)
-    }
-    fn eval_terms(&self) -> Vec<EvalTerm> {
-        eval::eval_terms(self)
     }
 
     fn move_to_string(&self, mv: Move) -> String {

@@ -263,7 +263,7 @@ fn generator_agrees_with_the_rules_text() {
 
 #[test]
 fn bench_positions_parse_and_count_alike() {
-    for fen in PERFT_BENCH {
+    for (fen, _) in PERFT_BENCH {
         let mut b = Board::from_fen(fen).unwrap();
         assert_eq!(b.fen(), *fen);
         assert_eq!(b.perft(3), perft_generic(&mut b, 3), "{fen}");

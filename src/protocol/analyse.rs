@@ -2,11 +2,12 @@
 //! The position is built and the search driven exactly as the protocol loop does
 //! (`build_position`, `Searcher::search`); only the presentation differs.
 
-use super::{build_position, check_spin, game_over, side_names};
+use super::format::{format_score, move_names};
+use super::options::{Settings, parse_setoption};
+use super::{build_position, check_spin};
 use crate::game::Game;
-use crate::search::{self, Bound, Info, Limits, Options, Report, Searcher};
+use crate::search::{Bound, Info, Limits, Options, Report, Searcher};
 use crate::variant::Variant;
-use crate::with_game;
 use std::io::Write;
 use std::time::Instant;
 
@@ -22,7 +23,7 @@ pub struct AnalyseArgs {
     #[arg(long)]
     pub fen: Option<String>,
     /// Moves to play first, space separated, as in `position ... moves` (reveal letters
-    /// included in Reveal Chess).
+    /// included).
     #[arg(long)]
     pub moves: Option<String>,
     /// Search to this depth (default: depth 10, at most 5 s).
@@ -43,15 +44,16 @@ pub struct AnalyseArgs {
     /// Transposition table size in MiB (1..65536).
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
-    /// Math Chess point target (0..45, 0 = off), as the PointTarget option.
-    #[arg(long, default_value_t = 0)]
-    pub point_target: u32,
+    /// Set an engine option as `setoption` would, e.g. `--option PointTarget=20` (a Math
+    /// Chess rule) or a search parameter (`--option RfpMargin=90`); repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
 }
 
 /// A score as a reader wants it: `+1.23` (pawns, side to move's view) or `#3` / `#-3`.
 pub fn readable_score(score: crate::game::Score) -> String {
     // One formula for mate distances: the protocol's.
-    let uci = search::format_score(score);
+    let uci = format_score(score);
     match uci.strip_prefix("mate ") {
         Some(n) => format!("#{n}"),
         None => format!("{:+.2}", score as f64 / 100.0),
@@ -69,7 +71,7 @@ fn readable_speed(nps: u64) -> String {
 }
 
 /// One iteration as a readable line.
-pub fn readable_info(info: &Info, multipv: usize) -> String {
+pub fn readable_info<G: Game>(pos: &G, info: &Info<G::Move>, multipv: usize) -> String {
     let bound = match info.bound {
         Bound::Exact => "",
         Bound::Lower => ">=",
@@ -88,26 +90,49 @@ pub fn readable_info(info: &Info, multipv: usize) -> String {
         info.nodes,
         readable_speed(info.nps),
         info.time_ms as f64 / 1000.0,
-        info.pv.join(" ")
+        move_names(pos, &info.pv).join(" ")
     )
 }
 
-pub fn run(variant: Variant, args: AnalyseArgs) -> Result<(), String> {
+/// The settings `tinh analyse` searches with: the flags, then each `--option`.
+fn settings(variant: Variant, args: &AnalyseArgs) -> Result<Settings, String> {
     check_spin("MultiPV", args.multipv as i64)?;
     check_spin("Threads", args.threads as i64)?;
     check_spin("Hash", args.hash as i64)?;
-    check_spin("PointTarget", args.point_target as i64)?;
+    let mut settings = Settings::new(variant);
+    settings.multipv = args.multipv;
+    settings.threads = args.threads;
+    settings.hash_mb = args.hash;
+    for o in &args.options {
+        let (name, value) = o
+            .split_once('=')
+            .ok_or_else(|| format!("--option '{o}': expected NAME=VALUE"))?;
+        let words: Vec<&str> = ["name"]
+            .into_iter()
+            .chain(name.split_whitespace())
+            .chain(["value"])
+            .chain(value.split_whitespace())
+            .collect();
+        let opt = parse_setoption(&words).map_err(|e| format!("--option '{o}': {e}"))?;
+        settings.apply(&opt);
+    }
+    Ok(settings)
+}
+
+pub fn run(variant: Variant, args: AnalyseArgs) -> Result<(), String> {
     if args.depth == Some(0) || args.nodes == Some(0) || args.movetime == Some(0) {
         return Err("the depth, movetime or nodes limit must be at least 1".into());
     }
+    let settings = settings(variant, &args)?;
+    let variant = settings.variant;
     let moves: Vec<&str> = args
         .moves
         .as_deref()
         .map(|m| m.split_whitespace().collect())
         .unwrap_or_default();
-    let pos = build_position(variant, args.fen.as_deref(), &moves, args.point_target)?;
+    let pos = build_position(variant, args.fen.as_deref(), &moves, &settings.rules)?;
 
-    let mut limits = Limits {
+    let mut limits = Limits::<()> {
         depth: args.depth,
         movetime: args.movetime,
         nodes: args.nodes,
@@ -127,20 +152,15 @@ pub fn run(variant: Variant, args: AnalyseArgs) -> Result<(), String> {
             DEFAULT_TIME_CAP_MS / 1000
         )
     };
-    let opts = Options {
-        threads: args.threads,
-        multipv: args.multipv,
-        ..Options::default()
-    };
-
-    with_game!(&pos, g => analyse(g, variant, &what, &limits, &opts, args.hash))
+    let opts = settings.search_options();
+    with_game!(&pos, g => analyse(g, variant, &what, &limits.with_searchmoves(Vec::new()), &opts, settings.hash_mb))
 }
 
 fn analyse<G: Game>(
     g: &G,
     variant: Variant,
     what: &str,
-    limits: &Limits,
+    limits: &Limits<G::Move>,
     opts: &Options,
     hash_mb: usize,
 ) -> Result<(), String> {
@@ -152,12 +172,12 @@ fn analyse<G: Game>(
     };
     say(g.display().trim_end());
     say("");
-    if let Some(end) = game_over(g) {
+    if let Some(end) = g.game_over() {
         say(&format!("game over: {}", end.reason));
         say("best move: none");
         return Ok(());
     }
-    let stm = side_names(g.variant_name())[g.side_to_move().min(1)];
+    let stm = g.side_names()[g.side_to_move().min(1)];
     say(&format!(
         "Analysing {variant} ({stm} to move): {what}, {} thread{}, {hash_mb} MiB hash, \
          scores from {stm}'s view",
@@ -167,17 +187,18 @@ fn analyse<G: Game>(
     let searcher = Searcher::new(hash_mb);
     let start = Instant::now();
     let multipv = opts.multipv;
-    let report = move |r: Report| {
+    let report = move |r: Report<G::Move>| {
         if let Report::Iteration(info) = r {
-            say(&readable_info(&info, multipv));
+            say(&readable_info(g, &info, multipv));
         }
     };
     let result = searcher.search(g, limits, opts, &report);
     let secs = start.elapsed().as_secs_f64();
-    let best = match (&result.best, &result.ponder) {
-        (Some(b), Some(p)) => format!("{b} (ponder {p})"),
-        (Some(b), None) => b.clone(),
-        (None, _) => "none".to_string(),
+    let line: Vec<G::Move> = result.best.into_iter().chain(result.ponder).collect();
+    let best = match move_names(g, &line).as_slice() {
+        [b, p] => format!("{b} (ponder {p})"),
+        [b] => b.clone(),
+        _ => "none".to_string(),
     };
     say(&format!(
         "best move: {best}, score {}, depth {}, {} nodes in {secs:.2} s",

@@ -1,12 +1,17 @@
 //! Static evaluation for Reveal Chess and chess: tapered (middlegame / endgame) terms for
 //! material, piece-square bonuses, mobility, king safety and pawn structure, plus the
 //! face-down term: a face-down piece is worth its pool's expected value (weights = pool
-//! counts) and some credit for its shell's mobility. All weights live in `W`.
+//! counts) and some credit for its shell's mobility. All weights live in one `Weights`
+//! structure (compiled in as `WEIGHTS`), the piece values that order captures included;
+//! `Evaluation` is the search's evaluator.
 
 use super::bitboard::*;
 use super::position::*;
-use crate::game::{EvalTerm, Score};
+use super::{Board, Move};
+use crate::eval::{EvalTerm, Evaluator};
+use crate::game::{Game, Score};
 
+crate::eval_weights! {
 /// Every evaluation weight, in one place. Pairs are (middlegame, endgame) centipawns.
 pub struct Weights {
     /// By type P N B R Q K.
@@ -38,9 +43,13 @@ pub struct Weights {
     pub passed: [(i32, i32); 8],
     pub bishop_pair: (i32, i32),
     pub tempo: i32,
+    /// Piece values by type P N B R Q K for ordering captures (most valuable victim,
+    /// least valuable attacker) and promotions; not part of the score.
+    pub order_value: [i32; 6],
+}
 }
 
-pub const W: Weights = Weights {
+pub const WEIGHTS: Weights = Weights {
     value: [
         (82, 94),
         (337, 281),
@@ -83,6 +92,7 @@ pub const W: Weights = Weights {
     ],
     bishop_pair: (25, 45),
     tempo: 12,
+    order_value: [100, 320, 330, 500, 900, 2000],
 };
 
 pub const TERM_NAMES: [&str; 6] = [
@@ -123,7 +133,7 @@ fn center_steps(s: usize) -> i32 {
     df.min(dr)
 }
 
-fn compute(p: &Pos) -> Acc {
+fn compute(p: &Pos, w: &Weights) -> Acc {
     let t = tables();
     let mut a = Acc {
         t: [[(0, 0); 2]; N],
@@ -156,9 +166,9 @@ fn compute(p: &Pos) -> Acc {
             let (mut mg, mut eg, mut ph) = (0, 0, 0);
             for i in 0..5 {
                 let n = pool[i] as i32;
-                mg += n * W.value[POOL_TYPE[i]].0;
-                eg += n * W.value[POOL_TYPE[i]].1;
-                ph += n * W.phase[POOL_TYPE[i]];
+                mg += n * w.value[POOL_TYPE[i]].0;
+                eg += n * w.value[POOL_TYPE[i]].1;
+                ph += n * w.phase[POOL_TYPE[i]];
             }
             let k = fd.count_ones() as i32;
             if total > 0 {
@@ -175,9 +185,9 @@ fn compute(p: &Pos) -> Acc {
                     _ => t.queen(s, occ),
                 };
                 let m = (att & !own).count_ones() as i32;
-                a.add(5, c, (m * W.shell_mobility.0, m * W.shell_mobility.1));
+                a.add(5, c, (m * w.shell_mobility.0, m * w.shell_mobility.1));
                 if att & zone != 0 {
-                    units += W.king_attack_units[pt];
+                    units += w.king_attack_units[pt];
                     attackers += 1;
                 }
             }
@@ -185,16 +195,16 @@ fn compute(p: &Pos) -> Acc {
         let pawns = p.pieces(c, PAWN) & !p.fd;
         for s in Bits(revealed) {
             let pt = code_type(p.sq[s]);
-            a.add(0, c, W.value[pt]);
-            phase_x += W.phase[pt] * 16;
+            a.add(0, c, w.value[pt]);
+            phase_x += w.phase[pt] * 16;
             let cs = center_steps(s);
-            let mut ps = (W.center[pt].0 * cs, W.center[pt].1 * cs);
+            let mut ps = (w.center[pt].0 * cs, w.center[pt].1 * cs);
             let rr = relative_rank(c, s);
             if pt == PAWN {
-                ps.0 += W.pawn_rank[rr].0;
-                ps.1 += W.pawn_rank[rr].1;
+                ps.0 += w.pawn_rank[rr].0;
+                ps.1 += w.pawn_rank[rr].1;
             } else if pt == KING {
-                ps.0 = W.king_rank_mg * rr as i32;
+                ps.0 = w.king_rank_mg * rr as i32;
             }
             a.add(1, c, ps);
             let att = match pt {
@@ -205,20 +215,20 @@ fn compute(p: &Pos) -> Acc {
                 _ => 0,
             };
             if att != 0 {
-                let m = (att & !own & !patt[them]).count_ones() as i32 - W.mobility_base[pt];
-                a.add(2, c, (m * W.mobility[pt].0, m * W.mobility[pt].1));
+                let m = (att & !own & !patt[them]).count_ones() as i32 - w.mobility_base[pt];
+                a.add(2, c, (m * w.mobility[pt].0, m * w.mobility[pt].1));
                 if att & zone != 0 {
-                    units += W.king_attack_units[pt];
+                    units += w.king_attack_units[pt];
                     attackers += 1;
                 }
             }
         }
         if patt[c] & zone != 0 {
-            units += W.king_attack_units[PAWN];
+            units += w.king_attack_units[PAWN];
         }
         // King safety is charged to the side being attacked.
         if attackers >= 2 {
-            let pen = (units * units * W.king_attack_scale / 16).min(W.king_attack_cap);
+            let pen = (units * units * w.king_attack_scale / 16).min(w.king_attack_cap);
             a.add(3, them, (-pen, 0));
         }
         // Pawn shield: own pawns and pawn shells in front of the king.
@@ -231,7 +241,7 @@ fn compute(p: &Pos) -> Acc {
         };
         let front = t.king[k] & front_rank;
         let shield = (front & p.pieces(c, PAWN)).count_ones() as i32;
-        a.add(3, c, (shield * W.pawn_shield.0, shield * W.pawn_shield.1));
+        a.add(3, c, (shield * w.pawn_shield.0, shield * w.pawn_shield.1));
         // Pawn structure (revealed pawns only; enemy pawn shells still block passers).
         let enemy_pawns = p.pieces(them, PAWN);
         let mut files_seen = 0u8;
@@ -239,13 +249,13 @@ fn compute(p: &Pos) -> Acc {
             let f = s % 8;
             let file = FILE_A << f;
             if files_seen & (1 << f) != 0 {
-                a.add(4, c, W.doubled);
+                a.add(4, c, w.doubled);
             }
             files_seen |= 1 << f;
             let adj = (if f > 0 { FILE_A << (f - 1) } else { 0 })
                 | (if f < 7 { FILE_A << (f + 1) } else { 0 });
             if pawns & adj == 0 {
-                a.add(4, c, W.isolated);
+                a.add(4, c, w.isolated);
             }
             let r = s / 8;
             let ahead = match c {
@@ -254,11 +264,11 @@ fn compute(p: &Pos) -> Acc {
                 _ => (1u64 << (8 * r)) - 1,
             };
             if enemy_pawns & (file | adj) & ahead == 0 {
-                a.add(4, c, W.passed[relative_rank(c, s)]);
+                a.add(4, c, w.passed[relative_rank(c, s)]);
             }
         }
         if (p.pieces(c, BISHOP) & !p.fd).count_ones() >= 2 {
-            a.add(0, c, W.bishop_pair);
+            a.add(0, c, w.bishop_pair);
         }
     }
     a.phase = (phase_x / 16).min(24);
@@ -271,20 +281,20 @@ fn taper(v: (i32, i32), phase: i32) -> i32 {
 }
 
 /// Side-to-move relative centipawns.
-pub fn evaluate(p: &Pos) -> Score {
-    let a = compute(p);
+fn evaluate_with(p: &Pos, w: &Weights) -> Score {
+    let a = compute(p, w);
     let (mut mg, mut eg) = (0, 0);
     for term in &a.t {
         mg += term[0].0 - term[1].0;
         eg += term[0].1 - term[1].1;
     }
     let v = taper((mg, eg), a.phase);
-    (if p.side == 0 { v } else { -v }) + W.tempo
+    (if p.side == 0 { v } else { -v }) + w.tempo
 }
 
 /// The evaluation's terms, tapered, White's and Black's part each (White's view).
-pub fn terms(p: &Pos) -> Vec<EvalTerm> {
-    let a = compute(p);
+fn terms_with(p: &Pos, w: &Weights) -> Vec<EvalTerm> {
+    let a = compute(p, w);
     let mut out: Vec<EvalTerm> = TERM_NAMES
         .iter()
         .zip(&a.t)
@@ -295,9 +305,9 @@ pub fn terms(p: &Pos) -> Vec<EvalTerm> {
         })
         .collect();
     let tempo = if p.side == 0 {
-        (W.tempo, 0)
+        (w.tempo, 0)
     } else {
-        (0, W.tempo)
+        (0, w.tempo)
     };
     out.push(EvalTerm {
         name: "tempo",
@@ -305,6 +315,55 @@ pub fn terms(p: &Pos) -> Vec<EvalTerm> {
         second: tempo.1,
     });
     out
+}
+
+/// Static evaluation with the compiled-in weights, side to move's view (tests, tools).
+pub fn evaluate(p: &Pos) -> Score {
+    evaluate_with(p, &WEIGHTS)
+}
+
+/// The search's evaluator: the weights, and the evaluation computed from scratch at
+/// every node (nothing incremental yet).
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    weights: Weights,
+}
+
+impl Evaluator<Board> for Evaluation {
+    type Weights = Weights;
+
+    fn default_weights(_: &Board) -> Weights {
+        WEIGHTS
+    }
+    fn new(_: &Board, weights: Weights) -> Self {
+        Evaluation { weights }
+    }
+    #[inline]
+    fn evaluate(&mut self, b: &Board) -> Score {
+        evaluate_with(b.pos(), &self.weights)
+    }
+    fn noisy_order(&self, b: &Board, mv: Move) -> Score {
+        let p = b.pos();
+        let value = &self.weights.order_value;
+        let victim = p.sq[mv.to()];
+        let v = if victim != 0 {
+            value[code_type(victim)]
+        } else if b.is_capture(mv) {
+            value[PAWN]
+        } else {
+            0
+        };
+        let attacker = code_type(p.sq[mv.from()]) as Score;
+        let promo = if mv.promo() != 0 && p.fd & bit(mv.from()) == 0 {
+            value[mv.promo()] - value[PAWN]
+        } else {
+            0
+        };
+        v * 8 + promo - attacker
+    }
+    fn terms(&mut self, b: &Board) -> Vec<EvalTerm> {
+        terms_with(b.pos(), &self.weights)
+    }
 }
 
 #[cfg(test)]
@@ -319,8 +378,8 @@ mod tests {
     #[test]
     fn start_positions_are_balanced() {
         // Only the tempo bonus separates the sides at the start.
-        assert_eq!(ev(fen::START_CHESS, true), W.tempo);
-        assert_eq!(ev(fen::START_REVEAL, false), W.tempo);
+        assert_eq!(ev(fen::START_CHESS, true), WEIGHTS.tempo);
+        assert_eq!(ev(fen::START_REVEAL, false), WEIGHTS.tempo);
     }
 
     /// The colour-flipped FEN (ranks mirrored, colours swapped, side swapped).
@@ -394,7 +453,10 @@ mod tests {
             true,
         )
         .unwrap();
-        let sum: i32 = terms(&b).iter().map(|t| t.first - t.second).sum();
+        let sum: i32 = terms_with(&b, &WEIGHTS)
+            .iter()
+            .map(|t| t.first - t.second)
+            .sum();
         // Tapering per term may round differently from tapering the sum.
         assert!((-sum - evaluate(&b)).abs() <= N as i32 + 1);
     }

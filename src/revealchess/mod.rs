@@ -39,12 +39,74 @@ impl Move {
     }
 }
 
-/// Chance outcome codes: the type a face-down piece reveals as (pool order Q R B N P).
-pub const REVEAL_QUEEN: u8 = 1;
-pub const REVEAL_ROOK: u8 = 2;
-pub const REVEAL_BISHOP: u8 = 3;
-pub const REVEAL_KNIGHT: u8 = 4;
-pub const REVEAL_PAWN: u8 = 5;
+/// The chance outcome of revealing as the type with this letter (`Q R B N P`, the pool
+/// order): 1 + its index in the pool. `None` for any other letter.
+pub fn reveal_outcome(letter: char) -> Option<u8> {
+    POOL_LETTER
+        .iter()
+        .position(|&l| l as char == letter)
+        .map(|i| i as u8 + 1)
+}
+
+/// The letter of a reveal outcome (the inverse of `reveal_outcome`).
+pub fn reveal_letter(outcome: u8) -> char {
+    POOL_LETTER[outcome as usize - 1] as char
+}
+
+/// The `tinh bench` positions of chess: the start, Kiwipete, a quiet middlegame and a
+/// rook endgame.
+const CHESS_BENCH: [BenchPosition; 4] = [
+    BenchPosition {
+        fen: None,
+        moves: "",
+        depth_offset: 0,
+    },
+    BenchPosition {
+        fen: Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        moves: "",
+        depth_offset: 0,
+    },
+    BenchPosition {
+        fen: Some("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"),
+        moves: "",
+        depth_offset: 0,
+    },
+    BenchPosition {
+        fen: Some("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+        moves: "",
+        depth_offset: 0,
+    },
+];
+
+/// The `tinh bench` positions of Reveal Chess, five plies shallower (chance nodes).
+const REVEAL_BENCH: [BenchPosition; 3] = [
+    BenchPosition {
+        fen: None,
+        moves: "",
+        depth_offset: -5,
+    },
+    BenchPosition {
+        fen: None,
+        moves: "e2e4P e7e5P g1f3N b8c6N",
+        depth_offset: -5,
+    },
+    BenchPosition {
+        fen: None,
+        moves: "d2d4Q d7d5P c1f4B g8f6R",
+        depth_offset: -5,
+    },
+];
+
+/// Move-generation benchmark positions with their depths.
+const CHESS_PERFT_BENCH: [(&str, u32); 3] = [
+    (fen::START_CHESS, 6),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        5,
+    ),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 6),
+];
+const REVEAL_PERFT_BENCH: [(&str, u32); 1] = [(fen::START_REVEAL, 4)];
 
 /// A piece as the players see it (`Board::seen_on`): colour (0 White, 1 Black), type
 /// letter `pnbrqk` (the shell's for a face-down piece), and whether it is face-down.
@@ -85,10 +147,6 @@ impl Board {
     /// The current position (bitboards, pools, clocks).
     pub fn pos(&self) -> &Pos {
         &self.pos
-    }
-
-    pub fn is_chess(&self) -> bool {
-        self.chess
     }
 
     /// What stands on square `sq` (0 = a1 .. 63 = h8) as the players see it, for boards
@@ -140,10 +198,6 @@ impl Board {
         self.generate_moves(&mut l);
         l
     }
-
-    fn piece_value(t: usize) -> Score {
-        [100, 320, 330, 500, 900, 2000][t]
-    }
 }
 
 fn promo_letter(t: usize) -> char {
@@ -152,6 +206,7 @@ fn promo_letter(t: usize) -> char {
 
 impl Game for Board {
     type Move = Move;
+    type Eval = eval::Evaluation;
     const HISTORY_SIZE: usize = 4096;
 
     fn variant_name(&self) -> &'static str {
@@ -160,8 +215,59 @@ impl Game for Board {
     fn dimensions(&self) -> (usize, usize) {
         (8, 8)
     }
+    fn side_names(&self) -> [&'static str; 2] {
+        ["White", "Black"]
+    }
+    fn is_standard_chess(&self) -> bool {
+        self.chess
+    }
+    fn can_win(&self, side: usize) -> bool {
+        self.pos.can_mate(side)
+    }
+    fn bench_positions(&self) -> &'static [BenchPosition] {
+        if self.chess {
+            &CHESS_BENCH
+        } else {
+            &REVEAL_BENCH
+        }
+    }
+    fn perft_bench_positions(&self) -> &'static [(&'static str, u32)] {
+        if self.chess {
+            &CHESS_PERFT_BENCH
+        } else {
+            &REVEAL_PERFT_BENCH
+        }
+    }
+    fn with_fen(&self, fen: &str) -> Result<Self, String> {
+        Board::from_fen(fen, self.chess)
+    }
+    /// EPD: the default (the longest FEN prefix), or in chess the four board fields of an
+    /// EPD record completed with `0 1`.
+    fn with_epd(&self, line: &str) -> Result<Self, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut first_err = None;
+        for n in (1..=words.len()).rev() {
+            let fen = words[..n].join(" ");
+            match self.with_fen(&fen) {
+                Ok(p) => return Ok(p),
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+            if n == 4
+                && self.chess
+                && let Ok(p) = self.with_fen(&format!("{fen} 0 1"))
+            {
+                return Ok(p);
+            }
+        }
+        Err(first_err.unwrap_or_else(|| "empty line".into()))
+    }
     fn to_fen(&self) -> String {
         fen::format(&self.pos, self.chess)
+    }
+    fn fullmove_number(&self) -> u32 {
+        self.pos.fullmove as u32
     }
     fn side_to_move(&self) -> usize {
         self.pos.side as usize
@@ -191,24 +297,6 @@ impl Game for Board {
     /// it only matters in the pawn outcome).
     fn is_noisy(&self, mv: Move) -> bool {
         self.is_capture(mv) || (mv.promo() != 0 && self.pos.fd & bit(mv.from()) == 0)
-    }
-    fn noisy_order(&self, mv: Move) -> Score {
-        let p = &self.pos;
-        let victim = p.sq[mv.to()];
-        let v = if victim != 0 {
-            Self::piece_value(code_type(victim))
-        } else if self.is_capture(mv) {
-            100
-        } else {
-            0
-        };
-        let attacker = code_type(p.sq[mv.from()]) as Score;
-        let promo = if mv.promo() != 0 && p.fd & bit(mv.from()) == 0 {
-            Self::piece_value(mv.promo()) - 100
-        } else {
-            0
-        };
-        v * 8 + promo - attacker
     }
     fn history_index(&self, mv: Move) -> usize {
         mv.from() * 64 + mv.to()
@@ -271,37 +359,29 @@ impl Game for Board {
     fn is_search_draw(&self) -> bool {
         self.pos.half >= 100 || self.repetitions() >= 1
     }
+    /// Mate, stalemate, the 75-move rule and a dead position end the game by themselves;
+    /// threefold repetition and the fifty-move rule are draws a player may claim.
     fn game_end(&self) -> Option<GameEnd> {
-        let end = |outcome, reason: &str| {
-            Some(GameEnd {
-                outcome,
-                reason: reason.to_string(),
-            })
-        };
         if !self.pos.has_legal_move() {
-            return if self.pos.in_check() {
-                end(Outcome::Loss, "checkmate")
+            return Some(if self.pos.in_check() {
+                GameEnd::automatic(Outcome::Loss, "checkmate")
             } else {
-                end(Outcome::Draw, "stalemate")
-            };
+                GameEnd::automatic(Outcome::Draw, "stalemate")
+            });
         }
-        if self.repetitions() >= 2 {
-            return end(Outcome::Draw, "threefold repetition");
-        }
-        if self.pos.half >= 100 {
-            return end(Outcome::Draw, "fifty-move rule");
+        if self.pos.half >= 150 {
+            return Some(GameEnd::automatic(Outcome::Draw, "75-move rule"));
         }
         if self.pos.insufficient_material() {
-            return end(Outcome::Draw, "insufficient material");
+            return Some(GameEnd::automatic(Outcome::Draw, "insufficient material"));
+        }
+        if self.repetitions() >= 2 {
+            return Some(GameEnd::claimable_draw("threefold repetition"));
+        }
+        if self.pos.half >= 100 {
+            return Some(GameEnd::claimable_draw("fifty-move rule"));
         }
         None
-    }
-
-    fn evaluate(&self) -> Score {
-        eval::evaluate(&self.pos)
-    }
-    fn eval_terms(&self) -> Vec<EvalTerm> {
-        eval::terms(&self.pos)
     }
 
     fn move_to_string(&self, mv: Move) -> String {
@@ -315,7 +395,7 @@ impl Game for Board {
     fn move_outcome_to_string(&self, mv: Move, outcome: u8) -> String {
         let mut s = self.move_to_string(mv);
         if outcome != NO_OUTCOME {
-            s.push(POOL_LETTER[outcome as usize - 1] as char);
+            s.push(reveal_letter(outcome));
         }
         s
     }
@@ -335,18 +415,16 @@ impl Game for Board {
                 "'{s}' reveals a face-down piece: add the revealed type in upper case, e.g. '{body}P'"
             )),
             (true, Some(c)) => {
-                let i = POOL_LETTER
-                    .iter()
-                    .position(|&l| l as char == c)
+                let o = reveal_outcome(c)
                     .ok_or_else(|| format!("'{s}': unknown reveal letter '{c}' (use Q R B N P)"))?;
                 let us = self.pos.side as usize;
-                if self.pos.pool[us][i] == 0 {
+                if self.pos.pool[us][o as usize - 1] == 0 {
                     return Err(format!(
                         "'{s}': {}'s pool holds no '{c}' to reveal",
                         if us == 0 { "White" } else { "Black" }
                     ));
                 }
-                Ok((mv, i as u8 + 1))
+                Ok((mv, o))
             }
         }
     }

@@ -854,6 +854,21 @@ impl Pos {
         self.bb[KNIGHT] == 0 && (self.bb[BISHOP] & DARK == 0 || self.bb[BISHOP] & !DARK == 0)
     }
 
+    /// Whether `side` could mate by some sequence of legal moves, by material alone: a
+    /// bare king cannot, nor a king and one revealed bishop or knight against a bare
+    /// king; anything else can (a face-down piece may become anything).
+    pub fn can_mate(&self, side: usize) -> bool {
+        let mine = self.col[side] & !self.bb[KING];
+        let theirs_bare = self.col[side ^ 1] & !self.bb[KING] == 0;
+        match mine.count_ones() {
+            0 => false,
+            1 if mine & self.fd == 0 && mine & (self.bb[KNIGHT] | self.bb[BISHOP]) != 0 => {
+                !theirs_bare
+            }
+            _ => true,
+        }
+    }
+
     /// Fast perft (bulk counting at the last ply, copy-make, no hashing).
     pub fn perft(&self, depth: u32) -> u64 {
         if depth == 0 {

@@ -3,15 +3,19 @@
 //! This file is the searcher's public face: limits in, reports and a result out.
 
 pub mod alphabeta;
-pub mod bench;
+mod chance;
 pub mod ordering;
+pub mod params;
+mod quiescence;
 #[cfg(test)]
 mod tests;
 pub mod threads;
 pub mod time;
 pub mod tt;
+pub mod worker;
 
 use crate::game::{Game, MATE, MATE_BOUND, Score};
+use params::SearchParams;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use tt::TranspositionTable;
@@ -40,9 +44,9 @@ impl Default for Features {
     }
 }
 
-/// What `go` asked for. Times in milliseconds.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
+/// What `go` asked for. Times in milliseconds. `M` is the game's move type.
+#[derive(Clone, Debug)]
+pub struct Limits<M> {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub movetime: Option<u64>,
@@ -58,8 +62,48 @@ pub struct Limits {
     /// `ponderhit` the clock limits apply, measured from the `go` (as Stockfish does), so a
     /// long ponder is answered at once.
     pub ponder: bool,
-    /// Restrict the root to these moves (player-choice notation).
-    pub searchmoves: Vec<String>,
+    /// Restrict the root to these moves (empty: every legal move).
+    pub searchmoves: Vec<M>,
+}
+
+impl<M> Default for Limits<M> {
+    fn default() -> Self {
+        Limits {
+            depth: None,
+            nodes: None,
+            movetime: None,
+            wtime: None,
+            btime: None,
+            winc: None,
+            binc: None,
+            movestogo: None,
+            mate: None,
+            infinite: false,
+            ponder: false,
+            searchmoves: Vec::new(),
+        }
+    }
+}
+
+impl<M> Limits<M> {
+    /// The same limits with the root restricted to `searchmoves` (of another move type:
+    /// the protocol parses `go` before it knows the game, then names the moves).
+    pub fn with_searchmoves<N>(self, searchmoves: Vec<N>) -> Limits<N> {
+        Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime,
+            wtime: self.wtime,
+            btime: self.btime,
+            winc: self.winc,
+            binc: self.binc,
+            movestogo: self.movestogo,
+            mate: self.mate,
+            infinite: self.infinite,
+            ponder: self.ponder,
+            searchmoves,
+        }
+    }
 }
 
 /// Engine settings that shape a search.
@@ -70,6 +114,11 @@ pub struct Options {
     pub move_overhead_ms: u64,
     /// Switches for measuring search features; all on by default.
     pub features: Features,
+    /// Evaluation weights text (`EvalFile`) applied over the game's compiled-in weights;
+    /// `None` searches with the compiled-in weights.
+    pub eval_text: Option<Arc<String>>,
+    /// The tunable numbers of the search.
+    pub params: SearchParams,
 }
 
 impl Default for Options {
@@ -79,6 +128,8 @@ impl Default for Options {
             multipv: 1,
             move_overhead_ms: 50,
             features: Features::default(),
+            eval_text: None,
+            params: SearchParams::default(),
         }
     }
 }
@@ -94,7 +145,7 @@ pub enum Bound {
 
 /// One line of search progress (an `info depth ...` line).
 #[derive(Clone, Debug)]
-pub struct Info {
+pub struct Info<M> {
     pub depth: u32,
     pub seldepth: u32,
     pub multipv: usize,
@@ -104,30 +155,42 @@ pub struct Info {
     pub nps: u64,
     pub hashfull: u32,
     pub time_ms: u64,
-    /// Principal variation in player-choice notation; stops after the first move that
-    /// involves chance (what follows it is not known).
-    pub pv: Vec<String>,
+    /// Principal variation; stops after the first move that involves chance (what
+    /// follows it is not known).
+    pub pv: Vec<M>,
 }
 
 #[derive(Clone, Debug)]
-pub enum Report {
-    Iteration(Info),
+pub enum Report<M> {
+    Iteration(Info<M>),
     /// The root move being searched (sent after the first second of a search).
     CurrMove {
         depth: u32,
-        mv: String,
+        mv: M,
         number: usize,
     },
 }
 
-#[derive(Clone, Debug, Default)]
-pub struct SearchResult {
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
     /// `None` when the side to move has no legal move (or the game is over).
-    pub best: Option<String>,
-    pub ponder: Option<String>,
+    pub best: Option<M>,
+    pub ponder: Option<M>,
     pub score: Score,
     pub depth: u32,
     pub nodes: u64,
+}
+
+impl<M> Default for SearchResult<M> {
+    fn default() -> Self {
+        SearchResult {
+            best: None,
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        }
+    }
 }
 
 /// Shared between the protocol thread and the search threads.
@@ -208,10 +271,10 @@ impl Searcher {
     pub fn start<G: Game>(
         self: &Arc<Self>,
         pos: G,
-        limits: Limits,
+        limits: Limits<G::Move>,
         opts: Options,
-        report: Box<dyn Fn(Report) + Send + Sync>,
-        done: Box<dyn FnOnce(SearchResult) + Send>,
+        report: Box<dyn Fn(Report<G::Move>) + Send + Sync>,
+        done: Box<dyn FnOnce(SearchResult<G::Move>) + Send>,
     ) -> std::thread::JoinHandle<()> {
         self.control.arm(limits.ponder);
         let me = self.clone();
@@ -229,10 +292,10 @@ impl Searcher {
     pub fn search<G: Game>(
         &self,
         pos: &G,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
         opts: &Options,
-        report: &(dyn Fn(Report) + Sync),
-    ) -> SearchResult {
+        report: &(dyn Fn(Report<G::Move>) + Sync),
+    ) -> SearchResult<G::Move> {
         self.control.arm(limits.ponder);
         self.run(pos, limits, opts, report)
     }
@@ -243,10 +306,10 @@ impl Searcher {
     fn run<G: Game>(
         &self,
         pos: &G,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
         opts: &Options,
-        report: &(dyn Fn(Report) + Sync),
-    ) -> SearchResult {
+        report: &(dyn Fn(Report<G::Move>) + Sync),
+    ) -> SearchResult<G::Move> {
         let tt = self.tt.read().unwrap_or_else(|e| e.into_inner());
         threads::run(pos, limits, opts, &tt, &self.control, report)
     }

@@ -2,6 +2,7 @@
 //! then killer moves, then quiet moves by history. Moves are scored once and picked by
 //! partial selection sort, so a cutoff after the first few moves costs no full sort.
 
+use crate::eval::Evaluator;
 use crate::game::{Game, GameMove, MoveList};
 
 pub const MAX_PLY: usize = 128;
@@ -34,9 +35,6 @@ impl History {
         let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         *e += b - *e * b.abs() / HISTORY_MAX;
     }
-    pub fn clear(&mut self) {
-        self.table.iter_mut().for_each(|e| *e = 0);
-    }
 }
 
 /// Scored move list with selection-sort picking.
@@ -49,6 +47,7 @@ pub struct Picker<M: GameMove> {
 impl<M: GameMove> Picker<M> {
     pub fn new<G: Game<Move = M>>(
         pos: &G,
+        eval: &G::Eval,
         moves: MoveList<M>,
         tt_move: M,
         killers: [M; 2],
@@ -60,7 +59,7 @@ impl<M: GameMove> Picker<M> {
             scores[i] = if m == tt_move {
                 TT_SCORE
             } else if pos.is_noisy(m) {
-                NOISY_BASE + pos.noisy_order(m)
+                NOISY_BASE + eval.noisy_order(pos, m)
             } else if m == killers[0] {
                 KILLER_1
             } else if m == killers[1] {
@@ -77,13 +76,18 @@ impl<M: GameMove> Picker<M> {
     }
 
     /// Noisy moves only (quiescence), ordered by MVV-LVA.
-    pub fn noisy<G: Game<Move = M>>(pos: &G, moves: MoveList<M>, tt_move: M) -> Self {
+    pub fn noisy<G: Game<Move = M>>(
+        pos: &G,
+        eval: &G::Eval,
+        moves: MoveList<M>,
+        tt_move: M,
+    ) -> Self {
         let mut scores = [0i32; crate::game::MAX_MOVES];
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if m == tt_move {
                 TT_SCORE
             } else if pos.is_noisy(m) {
-                NOISY_BASE + pos.noisy_order(m)
+                NOISY_BASE + eval.noisy_order(pos, m)
             } else {
                 0
             };

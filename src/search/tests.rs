@@ -3,6 +3,7 @@
 //! expectimax, with fewer nodes.
 
 use super::*;
+use crate::eval::{EvalTerm, Evaluator};
 use crate::game::*;
 
 /// A random game tree: the position is the hash of the path; each node has 2..=5 moves,
@@ -55,11 +56,42 @@ impl TreeGame {
     }
 }
 
+/// Leaves score by their hash.
+#[derive(Clone)]
+struct TreeEval;
+
+impl Evaluator<TreeGame> for TreeEval {
+    type Weights = ();
+    fn default_weights(_: &TreeGame) {}
+    fn new(_: &TreeGame, _: ()) -> Self {
+        TreeEval
+    }
+    fn evaluate(&mut self, g: &TreeGame) -> Score {
+        (g.h() % 401) as Score - 200
+    }
+    fn noisy_order(&self, _: &TreeGame, _: TMove) -> Score {
+        0
+    }
+    fn terms(&mut self, _: &TreeGame) -> Vec<EvalTerm> {
+        Vec::new()
+    }
+}
+
 impl Game for TreeGame {
     type Move = TMove;
+    type Eval = TreeEval;
     const HISTORY_SIZE: usize = 16;
     fn variant_name(&self) -> &'static str {
         "tree"
+    }
+    fn side_names(&self) -> [&'static str; 2] {
+        ["First", "Second"]
+    }
+    fn with_fen(&self, _fen: &str) -> Result<Self, String> {
+        Err("a tree game has no FEN".into())
+    }
+    fn fullmove_number(&self) -> u32 {
+        1 + self.game_ply() as u32 / 2
     }
     fn dimensions(&self) -> (usize, usize) {
         (1, 1)
@@ -87,9 +119,6 @@ impl Game for TreeGame {
     }
     fn is_noisy(&self, _mv: TMove) -> bool {
         false
-    }
-    fn noisy_order(&self, _mv: TMove) -> Score {
-        0
     }
     fn history_index(&self, mv: TMove) -> usize {
         mv.0 as usize
@@ -129,12 +158,6 @@ impl Game for TreeGame {
     fn game_end(&self) -> Option<GameEnd> {
         None
     }
-    fn evaluate(&self) -> Score {
-        (self.h() % 401) as Score - 200
-    }
-    fn eval_terms(&self) -> Vec<EvalTerm> {
-        Vec::new()
-    }
     fn move_to_string(&self, mv: TMove) -> String {
         format!("m{}", mv.0)
     }
@@ -161,7 +184,7 @@ fn brute<G: Game>(g: &mut G, depth: i32, ply: usize) -> Score {
         return alphabeta::outcome_score(o, ply);
     }
     if depth == 0 {
-        return g.evaluate();
+        return G::Eval::new(g, G::Eval::default_weights(g)).evaluate(g);
     }
     let mut list = MoveList::new();
     g.generate_moves(&mut list);
@@ -177,7 +200,8 @@ fn brute<G: Game>(g: &mut G, depth: i32, ply: usize) -> Score {
                 let v = -brute(g, depth - 1, ply + 1);
                 g.unmake();
                 vals.push(v);
-                sum += w as i64 * v.clamp(-alphabeta::CHANCE_BOUND, alphabeta::CHANCE_BOUND) as i64;
+                let bound = params::SearchParams::default().chance_bound;
+                sum += w as i64 * v.clamp(-bound, bound) as i64;
             }
             if vals.iter().all(|&v| v >= MATE_BOUND) {
                 *vals.iter().min().unwrap()
@@ -207,7 +231,7 @@ fn exact_features(chance_pruning: bool) -> Features {
     }
 }
 
-fn search_tree(seed: u64, depth: u32, features: Features) -> SearchResult {
+fn search_tree(seed: u64, depth: u32, features: Features) -> SearchResult<TMove> {
     let searcher = Searcher::new(4);
     let opts = Options {
         features,

@@ -3,11 +3,12 @@
 //! worker keeps time, reports, and stops the others; the reported move comes from the
 //! worker that completed the deepest iteration.
 
-use super::alphabeta::{StopRules, Worker};
 use super::ordering::MAX_PLY;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
+use super::worker::{Shared, Worker};
 use super::{Bound, Control, Info, Limits, Options, Report, SearchResult};
+use crate::eval::Evaluator;
 use crate::game::*;
 use std::sync::atomic::AtomicU64;
 
@@ -18,62 +19,59 @@ struct WorkerResult<M> {
     pv: Vec<M>,
 }
 
+/// Search `pos` with every worker and return the best move found.
 pub fn run<G: Game>(
     pos: &G,
-    limits: &Limits,
+    limits: &Limits<G::Move>,
     opts: &Options,
     tt: &TranspositionTable,
     control: &Control,
-    report: &(dyn Fn(Report) + Sync),
-) -> SearchResult {
-    tt.new_search();
+    report: &(dyn Fn(Report<G::Move>) + Sync),
+) -> SearchResult<G::Move> {
+    let params = &opts.params;
+    tt.new_search(params);
     let mut list = MoveList::new();
     if pos.immediate_result().is_none() {
         pos.generate_moves(&mut list);
     }
     let mut root: Vec<G::Move> = list.iter().copied().collect();
     if !limits.searchmoves.is_empty() {
-        let wanted: Vec<G::Move> = limits
-            .searchmoves
-            .iter()
-            .filter_map(|s| pos.parse_choice(s).ok())
-            .collect();
-        root.retain(|m| wanted.contains(m));
+        root.retain(|m| limits.searchmoves.contains(m));
     }
     if root.is_empty() {
         return SearchResult::default();
     }
-    let stop_rules = StopRules {
-        node_limit: limits.nodes,
-        time: TimeManager::new(limits, pos.side_to_move(), opts.move_overhead_ms),
-    };
     let max_depth = limits
         .depth
         .unwrap_or(MAX_PLY as u32 - 8)
         .clamp(1, MAX_PLY as u32 - 8);
     let threads = opts.threads.clamp(1, 1024);
-    let nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let weights = crate::eval::weights_for(pos, opts.eval_text.as_deref().map(|t| t.as_str()))
+        .unwrap_or_else(|e| {
+            // The protocol checks a weights file when it is loaded: this is a bug guard.
+            log::warn!("evaluation weights not applied: {e}");
+            G::Eval::default_weights(pos)
+        });
+    let shared = Shared {
+        tt,
+        control,
+        features: opts.features,
+        params: params.clone(),
+        node_limit: limits.nodes,
+        time: TimeManager::new(limits, pos.side_to_move(), opts.move_overhead_ms, params),
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        report,
+    };
     let results: Vec<WorkerResult<G::Move>> = std::thread::scope(|s| {
         let mut handles = Vec::new();
         for id in 1..threads {
-            let root = root.clone();
-            let (stop_rules, nodes) = (&stop_rules, &nodes);
+            let (root, weights, shared) = (&root, weights.clone(), &shared);
             let h = std::thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(32 << 20)
                 .spawn_scoped(s, move || {
-                    let mut w = Worker::new(
-                        id,
-                        pos.clone(),
-                        tt,
-                        control,
-                        opts.features,
-                        stop_rules,
-                        &nodes[id],
-                        nodes,
-                        root,
-                        report,
-                    );
+                    let eval = G::Eval::new(pos, weights);
+                    let mut w = Worker::new(id, pos.clone(), eval, shared, root);
                     iterate(&mut w, max_depth, 1, limits);
                     summary(&w)
                 });
@@ -82,18 +80,8 @@ pub fn run<G: Game>(
                 Err(e) => log::warn!("could not start search thread {id}: {e}"),
             }
         }
-        let mut main = Worker::new(
-            0,
-            pos.clone(),
-            tt,
-            control,
-            opts.features,
-            &stop_rules,
-            &nodes[0],
-            &nodes,
-            root.clone(),
-            report,
-        );
+        let eval = G::Eval::new(pos, weights.clone());
+        let mut main = Worker::new(0, pos.clone(), eval, &shared, &root);
         iterate(&mut main, max_depth, opts.multipv.max(1), limits);
         control.stop();
         let mut all = vec![summary(&main)];
@@ -104,25 +92,18 @@ pub fn run<G: Game>(
         }
         all
     });
-    let total: u64 = nodes
-        .iter()
-        .map(|n| n.load(std::sync::atomic::Ordering::Relaxed))
-        .sum();
     // The deepest completed iteration wins; among equals the main worker, then the score.
     let best = results
         .iter()
         .max_by_key(|r| (r.depth, r.id == 0, r.score))
         .expect("main worker result");
-    let strings = pv_to_strings(pos, &best.pv);
+    let pv = pv_until_chance(pos, &best.pv);
     SearchResult {
-        best: strings
-            .first()
-            .cloned()
-            .or_else(|| Some(pos.move_to_string(root[0]))),
-        ponder: strings.get(1).cloned(),
+        best: Some(pv.first().copied().unwrap_or(root[0])),
+        ponder: pv.get(1).copied(),
         score: best.score,
         depth: best.depth,
-        nodes: total,
+        nodes: shared.total_nodes(),
     }
 }
 
@@ -137,8 +118,10 @@ fn summary<G: Game>(w: &Worker<'_, G>) -> WorkerResult<G::Move> {
     }
 }
 
-/// Principal variation in notation, ending after the first move with chance.
-pub fn pv_to_strings<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<String> {
+/// The principal variation as far as it is known: it ends after the first move with
+/// chance (what follows depends on the outcome), and before any move that is not legal
+/// where it stands (a table collision can leave one behind).
+pub fn pv_until_chance<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<G::Move> {
     let mut p = pos.clone();
     let mut out = Vec::new();
     let mut chances = ChanceList::default();
@@ -148,8 +131,8 @@ pub fn pv_to_strings<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<String> {
         if !list.contains(&m) {
             break;
         }
-        out.push(p.move_to_string(m));
-        chances.len = 0;
+        out.push(m);
+        chances.clear();
         if p.chance(m, &mut chances) {
             break;
         }
@@ -158,12 +141,19 @@ pub fn pv_to_strings<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<String> {
     out
 }
 
-fn iterate<G: Game>(w: &mut Worker<'_, G>, max_depth: u32, multipv: usize, limits: &Limits) {
+fn iterate<G: Game>(
+    w: &mut Worker<'_, G>,
+    max_depth: u32,
+    multipv: usize,
+    limits: &Limits<G::Move>,
+) {
     let multipv = multipv.min(w.root_moves.len()).max(1);
+    let p = w.params.clone();
     let mut depth = 1u32;
     while depth <= max_depth {
-        // Half the helpers run one ply ahead: the threads then fill the table with
-        // different subtrees instead of repeating each other's work.
+        // Odd helpers start one ply ahead and then search only even depths (2, 4, 6 ...),
+        // so the threads fill the table with different subtrees instead of repeating
+        // each other's work.
         let d = if w.id % 2 == 1 { depth + 1 } else { depth }.min(max_depth);
         w.root_depth = d as i32;
         w.seldepth = 0;
@@ -172,13 +162,15 @@ fn iterate<G: Game>(w: &mut Worker<'_, G>, max_depth: u32, multipv: usize, limit
         }
         for pv_idx in 0..multipv {
             let prev = w.root_moves[pv_idx].prev_score;
-            let mut delta: Score = 20;
-            let (mut alpha, mut beta) =
-                if w.features.aspiration && d >= 4 && prev.abs() < MATE_BOUND {
-                    ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
-                } else {
-                    (-INFINITY, INFINITY)
-                };
+            let mut delta: Score = p.aspiration_delta;
+            let (mut alpha, mut beta) = if w.features.aspiration
+                && d as i32 >= p.aspiration_min_depth
+                && prev.abs() < MATE_BOUND
+            {
+                ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+            } else {
+                (-INFINITY, INFINITY)
+            };
             loop {
                 let score = w.root_search(d as i32, alpha, beta, pv_idx);
                 w.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
@@ -193,11 +185,12 @@ fn iterate<G: Game>(w: &mut Worker<'_, G>, max_depth: u32, multipv: usize, limit
                 } else {
                     break;
                 }
-                if w.id == 0 && w.stop_rules.time.elapsed().as_millis() > 2000 {
+                if w.id == 0 && w.shared.time.elapsed().as_millis() > p.bound_lines_after_ms as u128
+                {
                     report_lines(w, d, pv_idx, pv_idx + 1);
                 }
                 delta += delta;
-                if delta > 600 {
+                if delta > p.aspiration_max_delta {
                     alpha = -INFINITY;
                     beta = INFINITY;
                 }
@@ -221,37 +214,37 @@ fn iterate<G: Game>(w: &mut Worker<'_, G>, max_depth: u32, multipv: usize, limit
     }
 }
 
-fn main_should_stop<G: Game>(w: &Worker<'_, G>, depth: u32, limits: &Limits) -> bool {
+fn main_should_stop<G: Game>(w: &Worker<'_, G>, depth: u32, limits: &Limits<G::Move>) -> bool {
     let score = w.root_moves[0].score;
     if let Some(m) = limits.mate
         && score >= MATE - 2 * m as Score
     {
         return true;
     }
-    if limits.infinite || w.control.pondering() {
+    if limits.infinite || w.shared.control.pondering() {
         return false;
     }
-    if w.stop_rules.time.past_soft() {
+    if w.shared.time.past_soft() {
         return true;
     }
     // A proven result within the searched depth cannot change with more depth.
-    let timed = w.stop_rules.time.soft.is_some();
+    let timed = w.shared.time.soft.is_some();
     timed && score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth
 }
 
 fn report_lines<G: Game>(w: &Worker<'_, G>, depth: u32, from: usize, to: usize) {
-    let elapsed = w.stop_rules.time.elapsed();
+    let elapsed = w.shared.time.elapsed();
     w.publish_nodes();
-    let nodes = w.total_nodes();
+    let nodes = w.shared.total_nodes();
     let ms = elapsed.as_millis() as u64;
     let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
-    let hashfull = w.tt.hashfull();
+    let hashfull = w.shared.tt.hashfull();
     for i in from..to.min(w.root_moves.len()) {
         let rm = &w.root_moves[i];
         if rm.score == -INFINITY {
             continue;
         }
-        (w.report)(Report::Iteration(Info {
+        (w.shared.report)(Report::Iteration(Info {
             depth,
             seldepth: (w.seldepth as u32).max(depth),
             multipv: i + 1,
@@ -265,7 +258,7 @@ fn report_lines<G: Game>(w: &Worker<'_, G>, depth: u32, from: usize, to: usize) 
             nps,
             hashfull,
             time_ms: ms,
-            pv: pv_to_strings(&w.pos, &rm.pv),
+            pv: pv_until_chance(&w.pos, &rm.pv),
         }));
     }
 }

@@ -3,6 +3,7 @@
 //! `Move Overhead` safety margin.
 
 use super::Limits;
+use super::params::SearchParams;
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
@@ -14,7 +15,7 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    pub fn new(limits: &Limits, side: usize, overhead_ms: u64) -> Self {
+    pub fn new<M>(limits: &Limits<M>, side: usize, overhead_ms: u64, p: &SearchParams) -> Self {
         let start = Instant::now();
         if limits.infinite {
             return TimeManager {
@@ -44,10 +45,19 @@ impl TimeManager {
             };
         };
         // Keep the overhead aside for every move still to come before the next control.
-        let mtg = limits.movestogo.unwrap_or(30).clamp(1, 50) as u64;
-        let usable = time.saturating_sub(overhead_ms * mtg.min(5)).max(1);
-        let soft = (usable / mtg + inc * 3 / 4).min(usable / 2).max(1);
-        let hard = (soft * 4).min(usable * 3 / 4).max(soft);
+        let mtg = limits
+            .movestogo
+            .unwrap_or(p.time_moves_to_go as u32)
+            .clamp(1, p.time_max_moves_to_go as u32) as u64;
+        let usable = time
+            .saturating_sub(overhead_ms * mtg.min(p.time_overhead_moves as u64))
+            .max(1);
+        let soft = (usable / mtg + inc * p.time_increment_percent as u64 / 100)
+            .min(usable * p.time_max_share_percent as u64 / 100)
+            .max(1);
+        let hard = (soft * p.time_hard_factor as u64)
+            .min(usable * p.time_hard_max_percent as u64 / 100)
+            .max(soft);
         TimeManager {
             start,
             soft: Some(Duration::from_millis(soft)),
@@ -74,14 +84,14 @@ mod tests {
 
     #[test]
     fn one_second_plus_increment_leaves_a_margin() {
-        let limits = Limits {
+        let limits = Limits::<()> {
             wtime: Some(1000),
             btime: Some(1000),
             winc: Some(10),
             binc: Some(10),
             ..Default::default()
         };
-        let tm = TimeManager::new(&limits, 0, 30);
+        let tm = TimeManager::new(&limits, 0, 30, &SearchParams::default());
         let hard = tm.hard.unwrap().as_millis() as u64;
         assert!(
             hard < 1000 - 30,
@@ -92,22 +102,25 @@ mod tests {
 
     #[test]
     fn movetime_and_infinite() {
+        let p = SearchParams::default();
         let tm = TimeManager::new(
-            &Limits {
+            &Limits::<()> {
                 movetime: Some(500),
                 ..Default::default()
             },
             1,
             20,
+            &p,
         );
         assert_eq!(tm.hard, Some(Duration::from_millis(480)));
         let tm = TimeManager::new(
-            &Limits {
+            &Limits::<()> {
                 infinite: true,
                 ..Default::default()
             },
             1,
             20,
+            &p,
         );
         assert!(tm.hard.is_none());
     }

@@ -4,8 +4,9 @@
 //! hit. Entries are grouped in 64-byte clusters of four; replacement prefers an empty
 //! slot, then the same position, then the shallowest or oldest entry.
 
+use super::params::SearchParams;
 use crate::game::{MATE_BOUND, Score};
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU8, AtomicU64, Ordering};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TtBound {
@@ -43,6 +44,10 @@ struct Cluster {
 pub struct TranspositionTable {
     clusters: Vec<Cluster>,
     age: AtomicU8,
+    /// The replacement parameters of the search in progress (`TtKeepDeeper`,
+    /// `TtAgeWeight`), set by `new_search`.
+    keep_deeper: AtomicI32,
+    age_weight: AtomicI32,
 }
 
 // Data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6.
@@ -96,9 +101,12 @@ impl TranspositionTable {
         clusters.resize_with(n, || Cluster {
             slots: Default::default(),
         });
+        let defaults = SearchParams::default();
         TranspositionTable {
             clusters,
             age: AtomicU8::new(0),
+            keep_deeper: AtomicI32::new(defaults.tt_keep_deeper),
+            age_weight: AtomicI32::new(defaults.tt_age_weight),
         }
     }
 
@@ -113,7 +121,11 @@ impl TranspositionTable {
     }
 
     /// A new search begins: older entries become preferred victims.
-    pub fn new_search(&self) {
+    pub fn new_search(&self, params: &SearchParams) {
+        self.keep_deeper
+            .store(params.tt_keep_deeper, Ordering::Relaxed);
+        self.age_weight
+            .store(params.tt_age_weight, Ordering::Relaxed);
         self.age.store(
             (self.age.load(Ordering::Relaxed) + 1) & 63,
             Ordering::Relaxed,
@@ -170,8 +182,11 @@ impl TranspositionTable {
             }
             if k.load(Ordering::Relaxed) ^ data == key {
                 let (old, _) = unpack(data);
-                // Keep a deeper exact result of this position unless ours is exact too.
-                if bound != TtBound::Exact && old.depth > depth + 2 {
+                // Keep a result of this position searched more than `TtKeepDeeper`
+                // plies deeper, whatever its bound, unless ours is exact.
+                if bound != TtBound::Exact
+                    && old.depth > depth + self.keep_deeper.load(Ordering::Relaxed)
+                {
                     return;
                 }
                 let mv = if mv == 0 { old.mv } else { mv };
@@ -182,7 +197,7 @@ impl TranspositionTable {
             }
             let (old, old_age) = unpack(data);
             let age_gap = (age.wrapping_sub(old_age) & 63) as i32;
-            let worth = old.depth - 8 * age_gap;
+            let worth = old.depth - self.age_weight.load(Ordering::Relaxed) * age_gap;
             if worth < worst {
                 worst = worth;
                 victim = i;

@@ -71,6 +71,8 @@ pub struct PoolEntry {
 
 /// The drawing knowledge the board needs from a game, on top of `Game`.
 pub trait BoardView: Game {
+    /// The game's name for people.
+    fn title(&self) -> &'static str;
     fn style(&self) -> Style;
     fn pieces(&self) -> Vec<Piece>;
     /// From- and to-square names of a move.
@@ -88,6 +90,9 @@ pub trait BoardView: Game {
 }
 
 impl BoardView for mathchess::Board {
+    fn title(&self) -> &'static str {
+        "Math Chess"
+    }
     fn style(&self) -> Style {
         Style::Numbers
     }
@@ -135,6 +140,13 @@ impl BoardView for mathchess::Board {
 }
 
 impl BoardView for revealchess::Board {
+    fn title(&self) -> &'static str {
+        if self.is_standard_chess() {
+            "Chess"
+        } else {
+            "Reveal Chess"
+        }
+    }
     fn style(&self) -> Style {
         Style::Chess
     }
@@ -161,7 +173,7 @@ impl BoardView for revealchess::Board {
         None
     }
     fn pools(&self) -> Option<[Vec<PoolEntry>; 2]> {
-        if self.is_chess() {
+        if self.is_standard_chess() {
             return None;
         }
         Some([0, 1].map(|side| {
@@ -195,7 +207,7 @@ mod tests {
 
     #[test]
     fn math_chess_start_shows_twenty_numbered_pieces() {
-        let Position::Math(b) = Variant::MathChess.startpos() else {
+        let Position::MathChess(b) = Variant::MathChess.startpos() else {
             panic!("Math Chess is a Math position")
         };
         let p = b.pieces();
@@ -218,7 +230,7 @@ mod tests {
 
     #[test]
     fn reveal_chess_start_shows_shells_and_full_pools() {
-        let Position::Reveal(b) = Variant::RevealChess.startpos() else {
+        let Position::RevealChess(b) = Variant::RevealChess.startpos() else {
             panic!("Reveal Chess is a Reveal position")
         };
         let p = b.pieces();
@@ -233,7 +245,7 @@ mod tests {
         assert_eq!((q.letter, q.count), ('Q', 1));
         assert!((q.probability - 1.0 / 15.0).abs() < 1e-9);
         assert_eq!(pools[1][4].count, 8);
-        let Position::Reveal(c) = Variant::Chess.startpos() else {
+        let Position::Chess(c) = Variant::Chess.startpos() else {
             panic!("chess is a Reveal position")
         };
         assert_eq!(c.pools(), None);

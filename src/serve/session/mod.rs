@@ -9,7 +9,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 use std::time::Instant;
-use tinh::game::{ChanceList, Game, NO_OUTCOME, Outcome};
+use tinh::game::{ChanceList, NO_OUTCOME, Outcome};
 use tinh::variant::{Position, Variant};
 use tinh::with_game;
 
@@ -253,7 +253,7 @@ impl Session {
     }
 
     fn side_names(&self) -> [&'static str; 2] {
-        with_game!(&self.pos, g => tinh::protocol::side_names(g.variant_name()))
+        with_game!(&self.pos, g => g.side_names())
     }
 
     /// Play a move chosen by a person (`e2e4`, `c1c4`, `e7e8q`; no reveal letter).

@@ -52,7 +52,7 @@ impl Session {
             "id": self.id,
             "revision": self.revision,
             "variant": self.variant.name(),
-            "title": title(self.variant),
+            "title": view.title,
             "style": view.style,
             "files": files,
             "ranks": ranks,
@@ -138,15 +138,6 @@ fn search_info(info: Option<&Info>) -> SearchInfo {
     }
 }
 
-/// Display names of the games.
-fn title(v: Variant) -> &'static str {
-    match v {
-        Variant::MathChess => "Math Chess",
-        Variant::RevealChess => "Reveal Chess",
-        Variant::Chess => "Chess",
-    }
-}
-
 /// A score for people: the side ahead and by how much (`Red +1.20`), or who wins in how
 /// many moves; `info` is from the point of view of `side`, the side that searched.
 pub(super) fn score_text(info: &Info, side: usize, names: [&str; 2]) -> String {
@@ -164,6 +155,7 @@ pub(super) fn score_text(info: &Info, side: usize, names: [&str; 2]) -> String {
 
 /// The position as the page draws it.
 struct View {
+    title: &'static str,
     style: Style,
     pieces: Vec<Piece>,
     legal: Vec<Legal>,
@@ -180,7 +172,7 @@ fn view_of<G: BoardView>(g: &G, with_moves: bool) -> View {
         let mut chances = ChanceList::default();
         for &mv in list.iter() {
             let (from, to) = g.squares(mv);
-            chances.len = 0;
+            chances.clear();
             legal.push(Legal {
                 uci: g.move_to_string(mv),
                 from,
@@ -193,6 +185,7 @@ fn view_of<G: BoardView>(g: &G, with_moves: bool) -> View {
         }
     }
     View {
+        title: g.title(),
         style: g.style(),
         pieces: g.pieces(),
         legal,

@@ -1,0 +1,289 @@
+//! Chance nodes: a move whose outcome is drawn at random (a face-down piece's reveal) is
+//! valued by expectimax over its outcomes, with Star1 bounds and a probing pass so that
+//! most outcomes need only a bound; forced wins and losses through chance stay exact.
+//! Inside quiescence a chance move is valued by the mean of its outcomes' static
+//! evaluations instead (`chance_static`).
+
+use super::alphabeta::{NonPv, Step, outcome_score};
+use super::tt::{TtBound, score_from_tt, score_to_tt};
+use super::worker::Worker;
+use crate::eval::Evaluator;
+use crate::game::*;
+
+/// Key of a chance node: the position before the reveal and the chosen move, salted so it
+/// never collides with the key of a real position.
+fn chance_key(pos_key: u64, mv: u16) -> u64 {
+    let mut z = (mv as u64) ^ 0x9E37_79B9_7F4A_7C15;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    pos_key ^ z ^ (z >> 31) ^ 0x5A5A_C4A7_CE00_0001
+}
+
+fn bound_of(v: Score, alpha: Score, beta: Score) -> TtBound {
+    if v <= alpha {
+        TtBound::Upper
+    } else if v >= beta {
+        TtBound::Lower
+    } else {
+        TtBound::Exact
+    }
+}
+
+impl<'a, G: Game> Worker<'a, G> {
+    /// Expectimax over the outcomes of the step's move, weights = chance counts.
+    ///
+    /// The value is the weighted mean of the outcomes' values clamped to ±B (the
+    /// `ChanceBound` parameter: a won or lost outcome counts as ±B, so a mean of a mate
+    /// and anything else stays an evaluation, never a fake mate), except that when every
+    /// outcome wins (loses) the node is that result: the slowest win (longest loss), so
+    /// forced mates stay exact. Because clamped values live in [-B, B], each outcome is
+    /// searched with a window inside [-B-1, B+1] (a value beyond it clamps exactly), and
+    /// with pruning on the window is Star1's: only what could still move the mean across
+    /// (alpha, beta), assuming unsearched outcomes at ±B; the node cuts off as soon as
+    /// the mean is decided.
+    pub(super) fn chance_value(
+        &mut self,
+        step: &Step<G::Move>,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        let mv = step.mv;
+        let ckey = chance_key(self.pos.key(), mv.to_u16());
+        if let Some(hit) = self.shared.tt.probe(ckey)
+            && hit.depth >= depth
+        {
+            let s = score_from_tt(hit.score, ply + 1);
+            match hit.bound {
+                TtBound::Exact => return s,
+                TtBound::Lower if s >= beta => return s,
+                TtBound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let mut outcomes = step.chances;
+        // Likely outcomes first: they move the mean most, so cutoffs come sooner.
+        outcomes.sort_by_weight();
+        let b = self.params.chance_bound;
+        let (value, bound) = if alpha >= b || beta <= -b {
+            self.chance_decisive(mv, &outcomes, depth, alpha, beta, ply)
+        } else {
+            self.chance_mean(mv, &outcomes, depth, alpha, beta, ply)
+        };
+        if self.stopped {
+            return 0;
+        }
+        // A chance node has no single continuation to show.
+        self.pv_len[ply + 1] = ply + 1;
+        self.shared
+            .tt
+            .store(ckey, 0, score_to_tt(value, ply + 1), 0, depth, bound);
+        value
+    }
+
+    /// The chance node when (alpha, beta) lies inside the clamped range somewhere.
+    ///
+    /// With pruning on, each outcome j carries bounds [lo_j, hi_j] on its clamped value,
+    /// ±B at first. At a null-window node a probe pass first asks of every outcome only
+    /// "above alpha?" with a null window (cheap, and the answers tighten the bounds); the
+    /// node is decided as soon as the mean of the upper bounds is <= alpha or the mean of
+    /// the lower bounds is >= beta. What is left is Star1 with those bounds in place of
+    /// ±B: each outcome is searched with the window that could still move the mean across
+    /// (alpha, beta). With pruning off every outcome gets the window [-B-1, B+1].
+    fn chance_mean(
+        &mut self,
+        mv: G::Move,
+        outcomes: &ChanceList,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> (Score, TtBound) {
+        let bound = self.params.chance_bound;
+        let cb = bound as i64;
+        let n = outcomes.len();
+        let total = outcomes.total() as i64;
+        let star = self.features.chance_pruning;
+        let (a, b) = ((alpha as i64).max(-cb - 1), (beta as i64).min(cb + 1));
+        let w: [i64; 8] = std::array::from_fn(|k| {
+            if k < n {
+                outcomes.as_slice()[k].1 as i64
+            } else {
+                0
+            }
+        });
+        let mut lo = [-cb; 8];
+        let mut hi = [cb; 8];
+        // Weighted sums of the bounds; the mean is decided once one crosses the window.
+        let mut sum_lo: i64 = -cb * total;
+        let mut sum_hi: i64 = cb * total;
+        if star && b - a == 1 {
+            for k in 0..n {
+                let o = outcomes.as_slice()[k].0;
+                self.make(mv, o);
+                let v =
+                    -self.search::<NonPv>(depth, -(a as Score + 1), -(a as Score), ply + 1, false)
+                        as i64;
+                self.unmake();
+                if self.stopped {
+                    return (0, TtBound::None);
+                }
+                if v > a {
+                    let l = v.min(cb);
+                    sum_lo += w[k] * (l - lo[k]);
+                    lo[k] = l;
+                } else {
+                    let h = v.max(-cb);
+                    sum_hi += w[k] * (h - hi[k]);
+                    hi[k] = h;
+                }
+                if sum_hi <= total * a {
+                    return (sum_hi.div_euclid(total) as Score, TtBound::Upper);
+                }
+                if sum_lo >= total * b {
+                    return (sum_lo.div_euclid(total) as Score, TtBound::Lower);
+                }
+            }
+        }
+        let (mut all_high, mut all_low) = (true, true);
+        for k in 0..n {
+            let o = outcomes.as_slice()[k].0;
+            // Bounds of the others: exact for those done, [lo, hi] for those to come.
+            let others_hi = sum_hi - w[k] * hi[k];
+            let others_lo = sum_lo - w[k] * lo[k];
+            let (ai, bi) = if star {
+                (
+                    (total * a - others_hi).div_euclid(w[k]),
+                    -((-(total * b - others_lo)).div_euclid(w[k])),
+                )
+            } else {
+                (-cb - 1, cb + 1)
+            };
+            if ai >= hi[k] {
+                return (
+                    (others_hi + w[k] * hi[k]).div_euclid(total) as Score,
+                    TtBound::Upper,
+                );
+            }
+            if bi <= lo[k] {
+                return (
+                    (others_lo + w[k] * lo[k]).div_euclid(total) as Score,
+                    TtBound::Lower,
+                );
+            }
+            let ai = ai.max(lo[k] - 1).max(-cb - 1) as Score;
+            let bi = bi.min(hi[k] + 1).min(cb + 1) as Score;
+            self.make(mv, o);
+            // A window wider than null is searched as a PV node (see `search`).
+            let v = -self.search::<NonPv>(depth, -bi, -ai, ply + 1, false);
+            self.unmake();
+            if self.stopped {
+                return (0, TtBound::None);
+            }
+            all_high &= v > bound;
+            all_low &= v < -bound;
+            let cv = v.clamp(-bound, bound) as i64;
+            // Inside (ai, bi) the value is exact; at or beyond an edge it is a bound that
+            // decides the mean, unless the edge is ±B+1, where the clamp makes it exact.
+            let (l, h) = if v <= ai && ai > -bound - 1 {
+                (lo[k], cv)
+            } else if v >= bi && bi < bound + 1 {
+                (cv, hi[k])
+            } else {
+                (cv, cv)
+            };
+            sum_lo += w[k] * (l - lo[k]);
+            sum_hi += w[k] * (h - hi[k]);
+            lo[k] = l;
+            hi[k] = h;
+            if sum_hi <= total * a {
+                return (sum_hi.div_euclid(total) as Score, TtBound::Upper);
+            }
+            if sum_lo >= total * b {
+                return (sum_lo.div_euclid(total) as Score, TtBound::Lower);
+            }
+        }
+        if all_high || all_low {
+            // Every outcome is beyond the range: maybe all won (lost). Resolve exactly;
+            // if not all decided, the mean is exactly ±B, which the resolver returns as
+            // its window edge.
+            let (l, h) = if all_high {
+                (bound, INFINITY)
+            } else {
+                (-INFINITY, -bound)
+            };
+            let (v, _) = self.chance_decisive(mv, outcomes, depth, l, h, ply);
+            return (v, bound_of(v, alpha, beta));
+        }
+        // Every outcome is exact here (a bound crossing the window returned above).
+        let v = sum_lo.div_euclid(total) as Score;
+        (v, bound_of(v, alpha, beta))
+    }
+
+    /// The chance node when the window lies beyond the clamped range (alpha >= B or
+    /// beta <= -B): only "every outcome wins" (or loses) can put the value there.
+    fn chance_decisive(
+        &mut self,
+        mv: G::Move,
+        outcomes: &ChanceList,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> (Score, TtBound) {
+        let bound = self.params.chance_bound;
+        let (mut lo, mut hi) = (INFINITY, -INFINITY);
+        let (mut all_win, mut all_loss) = (true, true);
+        for &(o, _) in outcomes.as_slice() {
+            self.make(mv, o);
+            let v = -self.search::<NonPv>(depth, -beta, -alpha, ply + 1, false);
+            self.unmake();
+            if self.stopped {
+                return (0, TtBound::None);
+            }
+            lo = lo.min(v);
+            hi = hi.max(v);
+            all_win &= v >= MATE_BOUND;
+            all_loss &= v <= -MATE_BOUND;
+            if alpha >= bound && !all_win {
+                // Not every outcome wins: the value is the clamped mean, at most B <= alpha.
+                return (alpha, TtBound::Upper);
+            }
+            if beta <= -bound && !all_loss {
+                return (beta, TtBound::Lower);
+            }
+        }
+        // Every outcome won (lost) within the window's view: the slowest win (longest
+        // loss); a bound when some outcome only failed high (low).
+        let v = if all_win {
+            lo
+        } else if all_loss {
+            hi
+        } else {
+            lo.clamp(-bound, bound)
+        };
+        (v, bound_of(v, alpha, beta))
+    }
+
+    /// A chance move inside quiescence: the weighted mean of the static evaluations after
+    /// each outcome. Expanding reveals recursively here multiplies the capture tree by the
+    /// pool size at every capture (a revealing capture is answered by further revealing
+    /// captures), which explodes; the full search expands them exactly instead.
+    pub(super) fn chance_static(&mut self, mv: G::Move, chances: &ChanceList, ply: usize) -> Score {
+        let bound = self.params.chance_bound;
+        let total = chances.total() as i64;
+        let mut sum = 0i64;
+        for &(o, w) in chances.as_slice() {
+            self.make(mv, o);
+            self.nodes += 1;
+            let v = match self.pos.immediate_result() {
+                Some(r) => -outcome_score(r, ply + 1),
+                None => -self.eval.evaluate(&self.pos),
+            };
+            self.unmake();
+            sum += w as i64 * v.clamp(-bound, bound) as i64;
+        }
+        sum.div_euclid(total.max(1)) as Score
+    }
+}

@@ -1,0 +1,191 @@
+//! Every number the search is tuned by, named and documented in one place: reductions,
+//! pruning margins, aspiration windows, chance-node bounds, time management and the
+//! transposition table's replacement. `SearchParams` holds the values a search runs with;
+//! each is settable at run time (`setoption name <Name> value <N>`, listed by the protocol
+//! command `params`; `tinh bench --param Name=N`) so that a tuner can move them.
+//!
+//! Constants that encode structure rather than strength (the ply limit, thread stack
+//! sizes, move-ordering score bands) stay where they are used.
+
+/// One parameter as the protocol lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    pub doc: &'static str,
+}
+
+macro_rules! search_params {
+    ($( $(#[doc = $doc:literal])+ $field:ident : $name:literal = $default:literal, $min:literal ..= $max:literal; )*) => {
+        /// The values one search runs with (see the module comment).
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct SearchParams {
+            $( $(#[doc = $doc])+ pub $field: i32, )*
+        }
+
+        impl Default for SearchParams {
+            fn default() -> Self {
+                SearchParams { $( $field: $default, )* }
+            }
+        }
+
+        /// Every parameter with its default, range and meaning.
+        pub const PARAMS: &[ParamSpec] = &[
+            $( ParamSpec { name: $name, default: $default, min: $min, max: $max, doc: concat!($($doc),+).trim_ascii() }, )*
+        ];
+
+        impl SearchParams {
+            fn slot(&mut self, name: &str) -> Option<&mut i32> {
+                $( if name.eq_ignore_ascii_case($name) { return Some(&mut self.$field); } )*
+                None
+            }
+        }
+    };
+}
+
+search_params! {
+    /// Largest value a chance node averages: a won or lost outcome counts as this much.
+    chance_bound: "ChanceBound" = 2000, 100..=20000;
+    /// Late-move reduction table: base, in hundredths of a ply.
+    lmr_base: "LmrBase" = 75, 0..=300;
+    /// Late-move reduction table: divisor of ln(depth) * ln(move number), in hundredths.
+    lmr_divisor: "LmrDivisor" = 225, 50..=1000;
+    /// Late-move reductions start at this depth.
+    lmr_min_depth: "LmrMinDepth" = 3, 1..=20;
+    /// Late-move reductions start after this many moves (one more at PV nodes).
+    lmr_min_moves: "LmrMinMoves" = 2, 1..=20;
+    /// A quiet move's history shifts its reduction by one ply per this much.
+    lmr_history_divisor: "LmrHistoryDivisor" = 8192, 256..=65536;
+    /// Reverse futility pruning up to this depth.
+    rfp_max_depth: "RfpMaxDepth" = 6, 0..=20;
+    /// Reverse futility margin per ply of depth (one ply less when improving).
+    rfp_margin: "RfpMargin" = 80, 0..=1000;
+    /// Null-move pruning from this depth on.
+    nmp_min_depth: "NmpMinDepth" = 3, 1..=20;
+    /// Null-move reduction: base plies.
+    nmp_base: "NmpBase" = 3, 0..=10;
+    /// Null-move reduction: one more ply per this many plies of depth.
+    nmp_depth_divisor: "NmpDepthDivisor" = 4, 1..=20;
+    /// Null-move reduction: one more ply per this much evaluation above beta ...
+    nmp_eval_divisor: "NmpEvalDivisor" = 200, 10..=2000;
+    /// ... but at most this many plies for it.
+    nmp_eval_max: "NmpEvalMax" = 3, 0..=10;
+    /// Futility pruning of quiet moves up to this depth.
+    futility_max_depth: "FutilityMaxDepth" = 5, 0..=20;
+    /// Futility margin: base ...
+    futility_base: "FutilityBase" = 120, 0..=2000;
+    /// ... plus this per ply of depth.
+    futility_per_depth: "FutilityPerDepth" = 100, 0..=1000;
+    /// Late-move pruning up to this depth.
+    lmp_max_depth: "LmpMaxDepth" = 4, 0..=20;
+    /// Late-move pruning: quiet moves tried before the rest are skipped, base ...
+    lmp_base: "LmpBase" = 4, 0..=100;
+    /// ... plus this times depth squared (halved when not improving).
+    lmp_per_depth2: "LmpPerDepth2" = 3, 0..=50;
+    /// History bonus per depth squared ...
+    history_bonus_per_depth2: "HistoryBonusPerDepth2" = 16, 1..=1000;
+    /// ... at most this much.
+    history_bonus_max: "HistoryBonusMax" = 1600, 1..=16384;
+    /// Quiescence tries every move (check evasions, threats on the 0) for this many plies.
+    qsearch_check_plies: "QsearchCheckPlies" = 4, 0..=16;
+    /// Check extensions stop at this many times the iteration's depth (in plies).
+    check_extension_factor: "CheckExtensionFactor" = 2, 0..=8;
+    /// Aspiration windows from this depth on.
+    aspiration_min_depth: "AspirationMinDepth" = 4, 1..=64;
+    /// First aspiration half-width; doubled after every fail.
+    aspiration_delta: "AspirationDelta" = 20, 1..=1000;
+    /// Past this half-width the window opens fully.
+    aspiration_max_delta: "AspirationMaxDelta" = 600, 1..=20000;
+    /// Time: moves to go assumed when the clock does not say.
+    time_moves_to_go: "TimeMovesToGo" = 30, 1..=200;
+    /// Time: moves to go are counted at most this high.
+    time_max_moves_to_go: "TimeMaxMovesToGo" = 50, 1..=200;
+    /// Time: the move overhead is set aside for at most this many moves to come.
+    time_overhead_moves: "TimeOverheadMoves" = 5, 1..=100;
+    /// Time: percent of the increment added to each move's share.
+    time_increment_percent: "TimeIncrementPercent" = 75, 0..=100;
+    /// Time: a move's soft limit is at most this percent of the usable time.
+    time_max_share_percent: "TimeMaxSharePercent" = 50, 1..=100;
+    /// Time: the hard limit is this many times the soft limit ...
+    time_hard_factor: "TimeHardFactor" = 4, 1..=20;
+    /// ... and at most this percent of the usable time.
+    time_hard_max_percent: "TimeHardMaxPercent" = 75, 1..=100;
+    /// Time: report the root move being searched after this many milliseconds.
+    currmove_after_ms: "CurrmoveAfterMs" = 1000, 0..=600000;
+    /// Time: report an aspiration fail (bound) line after this many milliseconds.
+    bound_lines_after_ms: "BoundLinesAfterMs" = 2000, 0..=600000;
+    /// Transposition table: a result of the same position searched more than this many
+    /// plies deeper is kept over a new inexact one.
+    tt_keep_deeper: "TtKeepDeeper" = 2, 0..=64;
+    /// Transposition table: each search of age counts as this many plies of depth when
+    /// choosing the entry to replace.
+    tt_age_weight: "TtAgeWeight" = 8, 0..=64;
+}
+
+impl SearchParams {
+    /// Set a parameter by name (case-insensitive), checking its range.
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), String> {
+        let spec = spec(name).ok_or_else(|| format!("unknown search parameter '{name}'"))?;
+        if value < spec.min as i64 || value > spec.max as i64 {
+            return Err(format!(
+                "search parameter '{}' value {value} out of range {}..{}",
+                spec.name, spec.min, spec.max
+            ));
+        }
+        *self.slot(spec.name).expect("listed parameter") = value as i32;
+        Ok(())
+    }
+
+    /// A parameter's value by name (case-insensitive).
+    pub fn get(&self, name: &str) -> Option<i32> {
+        self.clone().slot(name).map(|v| *v)
+    }
+
+    /// Apply `NAME=VALUE` settings (as given to `bench --param`).
+    pub fn apply_assignments(&mut self, assignments: &[String]) -> Result<(), String> {
+        for a in assignments {
+            let (name, value) = a
+                .split_once('=')
+                .ok_or_else(|| format!("'{a}': expected NAME=VALUE"))?;
+            let v: i64 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("'{a}': '{value}' is not an integer"))?;
+            self.set(name.trim(), v)?;
+        }
+        Ok(())
+    }
+}
+
+/// The parameter of this name (case-insensitive).
+pub fn spec(name: &str) -> Option<&'static ParamSpec> {
+    PARAMS.iter().find(|p| p.name.eq_ignore_ascii_case(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_parameter_is_settable_and_in_range() {
+        let mut p = SearchParams::default();
+        for s in PARAMS {
+            assert!(s.min <= s.default && s.default <= s.max, "{}", s.name);
+            assert_eq!(p.get(s.name), Some(s.default));
+            assert!(!s.doc.is_empty());
+            p.set(&s.name.to_ascii_lowercase(), s.max as i64).unwrap();
+            assert_eq!(p.get(s.name), Some(s.max));
+            assert!(p.set(s.name, s.max as i64 + 1).is_err());
+            assert!(p.set(s.name, s.min as i64 - 1).is_err());
+        }
+        assert!(p.set("NoSuchParam", 1).is_err());
+        let mut q = SearchParams::default();
+        q.apply_assignments(&["rfpmargin=90".into(), "LmrBase = 50".into()])
+            .unwrap();
+        assert_eq!((q.rfp_margin, q.lmr_base), (90, 50));
+        assert!(q.apply_assignments(&["RfpMargin".into()]).is_err());
+        assert!(q.apply_assignments(&["RfpMargin=x".into()]).is_err());
+    }
+}

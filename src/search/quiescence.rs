@@ -1,0 +1,113 @@
+//! Quiescence search: from the leaves of the main search, captures (and promotions)
+//! until the position is quiet, standing pat on the static evaluation; when the side to
+//! move is in check (or its 0 is threatened) every move is tried, for a few plies.
+
+use super::alphabeta::outcome_score;
+use super::ordering::{MAX_PLY, Picker};
+use super::tt::{TtBound, score_from_tt, score_to_tt};
+use super::worker::Worker;
+use crate::eval::Evaluator;
+use crate::game::*;
+
+impl<'a, G: Game> Worker<'a, G> {
+    /// Quiescence: captures (and promotions) until the position is quiet; when the side to
+    /// move is in check (or its zero is threatened) every move is tried, for a few plies.
+    pub(super) fn qsearch(
+        &mut self,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        qply: usize,
+    ) -> Score {
+        self.tick();
+        if self.stopped {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if let Some(o) = self.pos.immediate_result() {
+            return outcome_score(o, ply);
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.eval.evaluate(&self.pos);
+        }
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key);
+        if let Some(h) = hit {
+            let s = score_from_tt(h.score, ply);
+            match h.bound {
+                TtBound::Exact => return s,
+                TtBound::Lower if s >= beta => return s,
+                TtBound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let in_check = qply < self.params.qsearch_check_plies as usize && self.pos.in_check();
+        let mut best = -INFINITY;
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            let e = hit.map_or_else(|| self.eval.evaluate(&self.pos), |h| h.eval);
+            if e >= beta {
+                return e;
+            }
+            alpha = alpha.max(e);
+            best = e;
+            e
+        };
+        let mut list = MoveList::new();
+        if in_check {
+            self.pos.generate_moves(&mut list);
+            if list.is_empty() {
+                return outcome_score(self.pos.no_moves_result(), ply);
+            }
+        } else {
+            self.pos.generate_noisy(&mut list);
+        }
+        let tt_move = hit.map_or(G::Move::default(), |h| G::Move::from_u16(h.mv));
+        let mut picker = Picker::noisy(&self.pos, &self.eval, list, tt_move);
+        let mut chances = ChanceList::default();
+        let mut best_move = G::Move::default();
+        while let Some(mv) = picker.pick() {
+            chances.clear();
+            let score = if self.pos.chance(mv, &mut chances) {
+                self.chance_static(mv, &chances, ply)
+            } else {
+                self.make(mv, NO_OUTCOME);
+                let s = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+                self.unmake();
+                s
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = mv;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else {
+            TtBound::Upper
+        };
+        if best > -INFINITY {
+            self.shared.tt.store(
+                key,
+                best_move.to_u16(),
+                score_to_tt(best, ply),
+                if in_check { 0 } else { stand_pat },
+                0,
+                bound,
+            );
+        }
+        best
+    }
+}

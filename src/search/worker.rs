@@ -1,0 +1,206 @@
+//! One search thread's state: its own board and evaluation, killers, history, the PV
+//! being built, its root moves with their scores, and its node count; plus what all the
+//! threads of one search share (table, stop flag, limits, node counters, reporting).
+//! The search itself is written in `alphabeta.rs`, `chance.rs` and `quiescence.rs`.
+
+use super::ordering::{History, MAX_PLY};
+use super::params::SearchParams;
+use super::time::TimeManager;
+use super::tt::TranspositionTable;
+use super::{Bound, Control, Features, Report};
+use crate::eval::Evaluator;
+use crate::game::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A root move with what the last iteration found for it.
+pub struct RootMove<M> {
+    pub mv: M,
+    pub score: Score,
+    pub prev_score: Score,
+    pub bound: Bound,
+    pub pv: Vec<M>,
+}
+
+/// Everything the threads of one search share.
+pub struct Shared<'a, M> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a Control,
+    pub features: Features,
+    pub params: SearchParams,
+    /// Node budget; checked by the main worker.
+    pub node_limit: Option<u64>,
+    /// The clock; checked by the main worker.
+    pub time: TimeManager,
+    /// Each worker's published node count (others read it for `nodes`/`nps`).
+    pub nodes: Vec<AtomicU64>,
+    pub report: &'a (dyn Fn(Report<M>) + Sync),
+}
+
+impl<M> Shared<'_, M> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+pub struct Worker<'a, G: Game> {
+    pub id: usize,
+    pub pos: G,
+    /// This worker's evaluation, told of every move made and taken back.
+    pub(super) eval: G::Eval,
+    pub shared: &'a Shared<'a, G::Move>,
+    /// A copy of the shared parameters, read at every node.
+    pub(super) params: SearchParams,
+    pub(super) features: Features,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    pub(super) history: History,
+    pub(super) killers: Vec<[G::Move; 2]>,
+    pub(super) pv: Vec<[G::Move; MAX_PLY]>,
+    pub(super) pv_len: [usize; MAX_PLY + 1],
+    pub(super) eval_stack: [Score; MAX_PLY + 2],
+    pub(super) null_stack: [bool; MAX_PLY + 2],
+    pub root_moves: Vec<RootMove<G::Move>>,
+    pub completed_depth: u32,
+    /// Depth of the iteration in progress: check extensions stop at a multiple of it.
+    pub root_depth: i32,
+    /// Late-move reductions by depth and move number.
+    pub(super) lmr: Vec<[i32; 64]>,
+}
+
+impl<'a, G: Game> Worker<'a, G> {
+    pub fn new(
+        id: usize,
+        pos: G,
+        eval: G::Eval,
+        shared: &'a Shared<'a, G::Move>,
+        root_moves: &[G::Move],
+    ) -> Self {
+        let params = shared.params.clone();
+        let (base, div) = (
+            params.lmr_base as f64 / 100.0,
+            params.lmr_divisor as f64 / 100.0,
+        );
+        let mut lmr = vec![[0i32; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (base + (d as f64).ln() * (m as f64).ln() / div) as i32;
+            }
+        }
+        Worker {
+            id,
+            pos,
+            eval,
+            shared,
+            params,
+            features: shared.features,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            history: History::new(G::HISTORY_SIZE),
+            killers: vec![[G::Move::default(); 2]; MAX_PLY + 2],
+            pv: vec![[G::Move::default(); MAX_PLY]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            eval_stack: [0; MAX_PLY + 2],
+            null_stack: [false; MAX_PLY + 2],
+            root_moves: root_moves
+                .iter()
+                .map(|&mv| RootMove {
+                    mv,
+                    score: -INFINITY,
+                    prev_score: -INFINITY,
+                    bound: Bound::Exact,
+                    pv: vec![mv],
+                })
+                .collect(),
+            completed_depth: 0,
+            root_depth: 1,
+            lmr,
+        }
+    }
+
+    /// Play a move (with its chance outcome) on the worker's board and evaluation.
+    #[inline(always)]
+    pub(super) fn make(&mut self, mv: G::Move, outcome: u8) {
+        self.pos.make(mv, outcome);
+        self.eval.push(&self.pos);
+    }
+    #[inline(always)]
+    pub(super) fn unmake(&mut self) {
+        self.pos.unmake();
+        self.eval.pop();
+    }
+    #[inline(always)]
+    pub(super) fn make_null(&mut self) {
+        self.pos.make_null();
+        self.eval.push(&self.pos);
+    }
+    #[inline(always)]
+    pub(super) fn unmake_null(&mut self) {
+        self.pos.unmake_null();
+        self.eval.pop();
+    }
+
+    /// Counts a node; every 1024 nodes publishes the count and checks the stop rules.
+    #[inline]
+    pub(super) fn tick(&mut self) {
+        self.nodes += 1;
+        let shared = self.shared;
+        if self.id == 0
+            && let Some(limit) = shared.node_limit
+            && self.total_nodes_fast() >= limit
+        {
+            shared.control.stop();
+        }
+        if self.nodes & 1023 == 0 {
+            self.publish_nodes();
+            if self.id == 0 && !shared.control.pondering() && shared.time.past_hard() {
+                shared.control.stop();
+            }
+        }
+        if self.nodes & 255 == 0 && shared.control.stopped() {
+            self.stopped = true;
+        }
+    }
+
+    #[inline]
+    fn total_nodes_fast(&self) -> u64 {
+        if self.shared.nodes.len() == 1 {
+            self.nodes
+        } else {
+            // Other workers publish every 1024 nodes; close enough for a node budget.
+            let mine = self.shared.nodes[self.id].load(Ordering::Relaxed);
+            self.shared.total_nodes() - mine + self.nodes
+        }
+    }
+
+    pub fn publish_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// A quiet move caused a cutoff: it becomes a killer, gains history, and the quiet
+    /// moves tried before it lose some.
+    pub(super) fn reward_quiet(
+        &mut self,
+        mv: G::Move,
+        quiets: &MoveList<G::Move>,
+        depth: i32,
+        ply: usize,
+    ) {
+        if self.killers[ply][0] != mv {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = mv;
+        }
+        let side = self.pos.side_to_move();
+        let bonus = (depth * depth * self.params.history_bonus_per_depth2)
+            .min(self.params.history_bonus_max);
+        for &q in quiets.iter() {
+            let idx = self.pos.history_index(q);
+            if q == mv {
+                self.history.update(side, idx, bonus);
+            } else {
+                self.history.update(side, idx, -bonus);
+            }
+        }
+    }
+}
