@@ -275,11 +275,11 @@ impl Driver {
         );
     }
 
-    /// Play some legal move by dragging, preferring a quiet one that does not reveal.
-    fn drag_any(&self) {
-        let m = self.script(
-            "const l = window.tinh.state.legal; return l.find(m => !m.capture && !m.reveals && !m.promotion) || l[0];",
-        );
+    /// Play a legal move by dragging: a quiet one, one that reveals if `reveal`.
+    fn drag_any(&self, reveal: bool) {
+        let m = self.script(&format!(
+            "const l = window.tinh.state.legal; return l.find(m => !m.capture && m.reveals === {reveal} && !m.promotion) || l[0];"
+        ));
         self.drag(m["from"].as_str().unwrap(), m["to"].as_str().unwrap());
     }
 }
@@ -341,7 +341,7 @@ fn play_math_chess(d: &Driver) {
     assert_eq!(s["moves"][1]["by_engine"], true, "Tinh replied: {s}");
     assert_eq!(listed_moves(d), 2);
     assert_ne!(d.text("#th-depth"), "–", "Tinh's thinking is shown");
-    d.drag_any();
+    d.drag_any(false);
     d.wait_ply(4);
 
     // A capture explained: from a set-up position, select the 7 and look at its target.
@@ -363,8 +363,14 @@ fn play_math_chess(d: &Driver) {
     assert_eq!(last["text"], "d5d7");
     assert_eq!(last["arithmetic"]["target"]["n"], 6);
     d.script("window.tinh.selected = null; return true;");
-    // The move Tinh answered with is the last one; the capture before it stays listed.
+    // Tinh answered; the capture and its arithmetic stay in view and in the list.
     assert_eq!(listed_moves(d), 2);
+    let last = d.text("#lastmove");
+    assert!(
+        last.contains("7 + 4 = 11 → 1") && last.contains("takes Red's 6 on d7"),
+        "{last}"
+    );
+    assert!(d.text("#bar-bottom").contains("captured 6 points"));
     d.screenshot("mathchess-desktop");
     d.window(390, 844);
     d.screenshot("mathchess-phone");
@@ -395,7 +401,7 @@ fn play_reveal_chess(d: &Driver) {
     let first = s["moves"][0]["text"].as_str().unwrap();
     assert!(first.starts_with("e2e4") && first.len() == 5, "{first}");
     assert!(d.text("#lastmove").contains("Black played"));
-    d.drag_any();
+    d.drag_any(true);
     d.wait_ply(4);
     // Every White reveal came out of White's pool.
     let s = d.state();
@@ -447,6 +453,8 @@ fn play_chess(d: &Driver, server: &Server) {
 
 #[test]
 fn board_plays_each_game_in_a_browser() {
+    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/serve-screenshots");
+    let _ = std::fs::remove_file(shots.join("failure.png"));
     let tools = (
         find_tool("TINH_CHROMIUM", &["chromium", "chromium-browser"]),
         find_tool("TINH_CHROMEDRIVER", &["chromedriver"]),

@@ -278,7 +278,7 @@ function drawBoard() {
   const s = ui.state;
   const svg = $('board');
   svg.setAttribute('viewBox', `0 0 ${s.files * 100} ${s.ranks * 100}`);
-  svg.style.aspectRatio = `${s.files} / ${s.ranks}`;
+  document.documentElement.style.setProperty('--aspect', String(s.files / s.ranks));
   svg.dataset.style = s.style;
   svg.textContent = '';
   const squares = el('g', { class: 'squares' }, svg);
@@ -570,6 +570,8 @@ function revealText(m) {
   return `${sideName(m.side)}'s face-down piece revealed a ${name} on ${m.to} (chance ${r.weight} in ${r.total})`;
 }
 
+// The last move of each side, newest first: what was played, a capture's arithmetic,
+// a reveal and its odds.
 function renderLastMove() {
   const s = ui.state;
   const box = $('lastmove');
@@ -578,22 +580,26 @@ function renderLastMove() {
     box.textContent = 'No move yet.';
     return;
   }
-  const m = s.moves[s.moves.length - 1];
-  const head = document.createElement('div');
-  head.className = 'lm-head';
-  head.textContent = `${sideName(m.side)} played ${m.text}${m.by_engine ? ' (Tinh)' : ''}`;
-  box.appendChild(head);
-  if (m.arithmetic) {
-    const d = document.createElement('div');
-    d.className = 'arith';
-    d.appendChild(describeArithmetic(m.arithmetic, m.side));
-    box.appendChild(d);
-  }
-  if (m.reveal) {
-    const d = document.createElement('div');
-    d.className = 'reveal-line';
-    d.textContent = revealText(m);
-    box.appendChild(d);
+  for (const m of s.moves.slice(-2).reverse()) {
+    const item = document.createElement('div');
+    item.className = 'lm';
+    const head = document.createElement('div');
+    head.className = 'lm-head';
+    head.textContent = `${sideName(m.side)} played ${m.text}${m.by_engine ? ' (Tinh)' : ''}`;
+    item.appendChild(head);
+    if (m.arithmetic) {
+      const d = document.createElement('div');
+      d.className = 'arith';
+      d.appendChild(describeArithmetic(m.arithmetic, m.side));
+      item.appendChild(d);
+    }
+    if (m.reveal) {
+      const d = document.createElement('div');
+      d.className = 'reveal-line';
+      d.textContent = revealText(m);
+      item.appendChild(d);
+    }
+    box.appendChild(item);
   }
 }
 

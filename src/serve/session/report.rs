@@ -60,7 +60,7 @@ impl Session {
             "players": players,
             "fen": self.pos.to_fen(),
             "start_fen": self.start_fen,
-            "seed": self.seed,
+            "seed": self.seed.to_string(),
             "ply": self.moves.len(),
             "to_move": self.side_to_move(),
             "pieces": view.pieces,
