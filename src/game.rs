@@ -10,6 +10,7 @@
 
 use crate::eval::Evaluator;
 use std::fmt::Debug;
+use std::mem::MaybeUninit;
 
 /// Scores are centipawn-like, from the point of view of the side to move.
 pub type Score = i32;
@@ -23,6 +24,25 @@ pub const DRAW: Score = 0;
 
 /// Outcome code for a move that involves no chance.
 pub const NO_OUTCOME: u8 = 0;
+
+/// The largest full-move number a FEN may carry, in every game. Play past it leaves the
+/// number there (no larger value could be read back), so every FEN Tinh writes reads back.
+pub const MAX_FULLMOVE: u32 = 1_000_000;
+
+/// A FEN move counter in `lo..=hi`: decimal digits with no leading zero (so it prints back
+/// as written). `what` names it in the error, e.g. "full-move number".
+pub fn parse_counter(s: &str, what: &str, lo: u32, hi: u32) -> Result<u32, String> {
+    let digits = !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    if !digits || (s.len() > 1 && s.starts_with('0')) {
+        return Err(format!(
+            "{what} '{s}' is not a whole number (expected {lo}..={hi})"
+        ));
+    }
+    match s.parse::<u32>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(format!("{what} '{s}' is out of range {lo}..={hi}")),
+    }
+}
 
 /// Result of a finished game, from the point of view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,31 +108,42 @@ pub struct BenchPosition {
 /// Fixed-capacity list of moves, kept on the stack in the search and perft.
 pub const MAX_MOVES: usize = 512;
 
-#[derive(Clone)]
-pub struct MoveList<M: Copy + Default> {
-    moves: [M; MAX_MOVES],
+/// A list of at most `MAX_MOVES` moves on the stack. The storage is left uninitialised
+/// until written (creating a list costs nothing, where zeroing 512 moves at every node
+/// showed in profiles); only the first `len` entries are ever read.
+pub struct MoveList<M: Copy> {
+    moves: [MaybeUninit<M>; MAX_MOVES],
     len: usize,
 }
 
-impl<M: Copy + Default> Default for MoveList<M> {
+impl<M: Copy> Clone for MoveList<M> {
+    fn clone(&self) -> Self {
+        let mut l = Self::new();
+        for &m in self.iter() {
+            l.push(m);
+        }
+        l
+    }
+}
+
+impl<M: Copy> Default for MoveList<M> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<M: Copy + Default> MoveList<M> {
-    #[inline]
+impl<M: Copy> MoveList<M> {
+    #[inline(always)]
     pub fn new() -> Self {
         Self {
-            moves: [M::default(); MAX_MOVES],
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }
     #[inline(always)]
     pub fn push(&mut self, m: M) {
-        debug_assert!(self.len < MAX_MOVES);
-        // SAFETY-free bound: generators never exceed MAX_MOVES (asserted in debug builds).
-        self.moves[self.len] = m;
+        // Generators never exceed MAX_MOVES; indexing panics (no unsoundness) if one did.
+        self.moves[self.len] = MaybeUninit::new(m);
         self.len += 1;
     }
     #[inline(always)]
@@ -129,19 +160,22 @@ impl<M: Copy + Default> MoveList<M> {
     }
     #[inline(always)]
     pub fn as_slice(&self) -> &[M] {
-        &self.moves[..self.len]
+        // SAFETY: the first `len` entries were written by `push` (`len` only grows there,
+        // and `clear` and `truncate` only lower it); `MaybeUninit<M>` has `M`'s layout.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const M, self.len) }
     }
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [M] {
-        &mut self.moves[..self.len]
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr() as *mut M, self.len) }
     }
     #[inline(always)]
     pub fn get(&self, i: usize) -> M {
-        self.moves[i]
+        self.as_slice()[i]
     }
     #[inline(always)]
     pub fn swap(&mut self, i: usize, j: usize) {
-        self.moves.swap(i, j);
+        self.as_mut_slice().swap(i, j);
     }
     pub fn iter(&self) -> std::slice::Iter<'_, M> {
         self.as_slice().iter()
@@ -355,6 +389,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn perft(&mut self, depth: u32) -> u64 {
         perft_generic(self, depth)
     }
+
+    /// Whether perft stops here before generating moves (the node has no children). By
+    /// default a position the rules have already decided (`immediate_result`): Math
+    /// Chess's captured 0 or point target. Chess and Reveal Chess say `false`: their perft
+    /// counts the legal-move tree only, as every chess perft tool does, so neither the
+    /// 75-move rule nor a dead position ends it (only having no legal move does).
+    fn perft_ends_here(&self) -> bool {
+        self.immediate_result().is_some()
+    }
 }
 
 /// Leaf count of the legal-move tree under the rules' perft conventions: every chance
@@ -364,7 +407,7 @@ pub fn perft_generic<G: Game>(pos: &mut G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    if pos.immediate_result().is_some() {
+    if pos.perft_ends_here() {
         return 0;
     }
     let mut list = MoveList::new();

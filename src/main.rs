@@ -9,6 +9,10 @@ use std::time::Instant;
 use tinh::variant::Variant;
 use tinh::with_game;
 
+/// The deepest `tinh perft` and `tinh bench` go: perft leaf counts beyond it would
+/// overflow 64 bits in Math Chess, and neither would finish anyway.
+const MAX_BENCH_DEPTH: i64 = 20;
+
 #[derive(Parser)]
 #[command(
     name = "tinh",
@@ -30,7 +34,8 @@ enum Command {
     Uci,
     /// Count the leaves of the legal-move tree, divided by root move.
     Perft {
-        /// Depth in plies.
+        /// Depth in plies (0..=20).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_BENCH_DEPTH))]
         depth: u32,
         /// Start position (default: the variant's start).
         #[arg(long)]
@@ -38,14 +43,16 @@ enum Command {
         /// Moves to play from the start position first, space separated.
         #[arg(long)]
         moves: Option<String>,
-        /// Count root moves in parallel on this many threads.
+        /// Count root moves in parallel on this many threads (1..=256, as the Threads
+        /// option).
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
     /// Search a fixed set of positions of every game (or the `--variant` given) to a
     /// fixed depth, one thread; the last line is `<nodes> nodes <nps> nps`.
     Bench {
-        /// Depth (default: the bench's own).
+        /// Depth (1..=20; default: the bench's own, 9 for the search).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH_DEPTH))]
         depth: Option<u32>,
         /// Measure move generation instead: perft of fixed positions.
         #[arg(long)]
@@ -155,8 +162,10 @@ fn run_perft(
         .unwrap_or_default();
     // Built as the protocol's `position` builds it, so errors read the same.
     let pos = tinh::protocol::build_position(variant, fen, &moves, &[])?;
+    let n = i64::try_from(threads).unwrap_or(i64::MAX);
+    tinh::protocol::check_spin("Threads", n).map_err(|e| format!("--threads: {e}"))?;
     let start = Instant::now();
-    let lines = with_game!(&pos, g => tinh::perft::divide(g, depth, threads.max(1)));
+    let lines = with_game!(&pos, g => tinh::perft::divide(g, depth, threads));
     let elapsed = start.elapsed().as_secs_f64();
     let total = tinh::perft::total(&lines, depth);
     print!("{}", tinh::perft::format_divide(&lines, depth));

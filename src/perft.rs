@@ -7,7 +7,7 @@ use rayon::prelude::*;
 /// Divide: (move as named in `position ... moves`, leaf count) for every root branch.
 /// `threads > 1` counts the root branches in parallel on a rayon pool.
 pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {
-    if depth == 0 || pos.immediate_result().is_some() {
+    if depth == 0 || pos.perft_ends_here() {
         return Vec::new();
     }
     let mut list = MoveList::new();

@@ -5,7 +5,7 @@
 use tinh::game::*;
 use tinh::revealchess::Board;
 
-/// (FEN, counts for depth 1..) from /work/shared/data/chess_perft.epd.
+/// (FEN, counts for depth 1..): the Chess Programming Wiki's "Perft Results" positions.
 const CPW: &[(&str, &[u64])] = &[
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -68,6 +68,46 @@ fn fast_perft_equals_generic_perft_on_cpw_positions() {
         assert_eq!(perft_generic(&mut b, 3), counts[2], "{fen}");
         assert_eq!(b.to_fen(), *fen, "perft must leave the board as it was");
     }
+}
+
+/// Positions where a draw rule holds but play could go on: perft counts the legal-move
+/// tree regardless (Stockfish 15.1 `go perft`, and every chess perft tool, count these).
+const DRAWN_BUT_MOVABLE: &[(&str, u32, u64)] = &[
+    // Dead position (king and knight against king).
+    ("8/3k4/8/8/5N2/8/8/3K4 b - - 0 3", 2, 91),
+    ("8/3k4/8/8/5N2/8/8/3K4 b - - 0 3", 4, 6796),
+    // Bishops on squares of one colour; bare kings.
+    ("8/8/3k4/8/2B5/8/4B3/3K4 w - - 0 1", 4, 13633),
+    ("8/8/3k4/8/8/8/8/3K4 w - - 0 1", 5, 14104),
+    // The 75-move rule (150 plies without capture or pawn move) reached inside the tree,
+    // and already reached at the root.
+    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 149 80", 4, 314346),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 150 100",
+        3,
+        97862,
+    ),
+];
+
+#[test]
+fn perft_ignores_draw_rules_as_stockfish_does() {
+    for &(fen, depth, n) in DRAWN_BUT_MOVABLE {
+        let mut b = Board::from_fen(fen, true).unwrap();
+        assert_eq!(b.perft(depth), n, "bulk perft {fen} depth {depth}");
+        assert_eq!(perft_generic(&mut b, depth), n, "generic perft {fen}");
+        let lines = tinh::perft::divide(&b, depth, 1);
+        assert_eq!(tinh::perft::total(&lines, depth), n, "divide {fen}");
+    }
+    // The example from the issue, through the command line.
+    let (ok, out) = tinh(&[
+        "perft",
+        "--variant",
+        "chess",
+        "--fen",
+        DRAWN_BUT_MOVABLE[0].0,
+        "2",
+    ]);
+    assert!(ok && out.ends_with("\nNodes searched: 91\n"), "{out}");
 }
 
 fn tinh(args: &[&str]) -> (bool, String) {

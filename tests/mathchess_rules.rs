@@ -1,5 +1,5 @@
 //! End-to-end tests of the Math Chess rules through the library API: every rule of
-//! ../shared/rules/mathchess.md pinned by a position built for it.
+//! docs/rules/mathchess.md pinned by a position built for it.
 
 use tinh::eval::{Evaluator, default_evaluator};
 use tinh::game::*;
@@ -490,11 +490,19 @@ fn threefold_repetition_draws() {
     let end = b.game_end().unwrap();
     assert_eq!(end.outcome, Outcome::Draw);
     assert_eq!(end.reason, "threefold repetition");
-    // Non-consecutive occurrences count too: a detour in between.
+    // The draw is automatic: no move follows it.
+    for e in [
+        b.parse_move("a1a2").unwrap_err(),
+        b.parse_choice("a1a2").unwrap_err(),
+    ] {
+        assert!(e.contains("game is over (threefold repetition)"), "{e}");
+    }
+    // Non-consecutive occurrences count too: a detour in between (one that does not pass
+    // through the start position: that would be its third occurrence already).
     let mut b = Board::startpos();
     play(
         &mut b,
-        "a1a2 i11i10 a2a1 i10i11 b1b2 h11h10 b2b1 h10h11 a1a2 i11i10 a2a1 i10i11",
+        "a1a2 i11i10 a2a1 i10i11 b1b2 h11h10 a1a2 i11i10 b2b1 h10h11 a2a1 i10i11",
     );
     assert_eq!(b.game_end().unwrap().reason, "threefold repetition");
     // Same placement with the other side to move is a different position.
@@ -612,6 +620,13 @@ fn fen_round_trip() {
     assert!(b.to_fen().ends_with(" r 1"), "{}", b.to_fen());
     play(&mut b, "i11i10");
     assert!(b.to_fen().ends_with(" b 2"), "{}", b.to_fen());
+    // The move number stops at its maximum (1000000) instead of wrapping, so the FEN
+    // printed there reads back.
+    let top = "r9r8r7r6r5r4r3r2r1/4r04/9/9/9/9/9/9/9/4b04/b1b2b3b4b5b6b7b8b9 r 1000000";
+    let mut b = Board::from_fen(top).unwrap();
+    play(&mut b, "i11i10 a1a2 i10i11");
+    assert!(b.to_fen().ends_with(" b 1000000"), "{}", b.to_fen());
+    assert_eq!(Board::from_fen(&b.to_fen()).unwrap().to_fen(), b.to_fen());
     // Keys depend on placement and side only, not on the move number.
     let k1 = Board::from_fen("r9r8r7r6r5r4r3r2r1/4r04/9/9/9/9/9/9/9/4b04/b1b2b3b4b5b6b7b8b9 b 5")
         .unwrap();
@@ -648,9 +663,34 @@ fn fen_errors_say_what_is_wrong() {
         (start.to_string(), "missing side to move"),
         (format!("{start} x"), "bad side to move 'x'"),
         (format!("{start} B"), "bad side to move 'B'"),
-        (format!("{start} b 0"), "bad full-move number"),
-        (format!("{start} b x1"), "bad full-move number"),
-        (format!("{start} b -3"), "bad full-move number"),
+        (
+            format!("{start} b 0"),
+            "full-move number '0' is out of range 1..=1000000",
+        ),
+        (
+            format!("{start} b 1000001"),
+            "full-move number '1000001' is out of range 1..=1000000",
+        ),
+        (
+            format!("{start} b 4294967296"),
+            "full-move number '4294967296' is out of range",
+        ),
+        (
+            format!("{start} b x1"),
+            "full-move number 'x1' is not a whole number",
+        ),
+        (
+            format!("{start} b -3"),
+            "full-move number '-3' is not a whole number",
+        ),
+        (
+            format!("{start} b +3"),
+            "full-move number '+3' is not a whole number",
+        ),
+        (
+            format!("{start} b 01"),
+            "full-move number '01' is not a whole number",
+        ),
         (format!("{start} b 1 junk"), "unexpected text 'junk'"),
         (
             start.replace("b1b2b3b4b5b6b7b8b9", "b1b2b3b4b5b6b7b8b9r3") + " b",

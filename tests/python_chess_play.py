@@ -10,7 +10,7 @@ try:
     import chess
     import chess.engine
 except ImportError:
-    print("python-chess is not installed (pip install chess)")
+    print("python-chess is not installed (python3 -m pip install chess)")
     sys.exit(77)
 
 tinh = sys.argv[1]

@@ -53,6 +53,23 @@ fn shell_onto_last_rank_counts_backup_letters() {
     assert_eq!(a8, vec!["a1a8".to_string()]);
 }
 
+#[test]
+fn perft_ignores_the_75_move_rule_and_dead_positions() {
+    // The legal-move tree only, as in chess: the half-move clock changes nothing, ...
+    let fresh = "r3k3/1x6/8/8/8/8/6X1/4K2X w Kq - 0 1 P2N1p1";
+    let late = "r3k3/1x6/8/8/8/8/6X1/4K2X w Kq - 149 90 P2N1p1";
+    let mut a = Board::from_fen(fresh, false).unwrap();
+    let mut b = Board::from_fen(late, false).unwrap();
+    let n = a.perft(3);
+    assert!(n > 0);
+    assert_eq!(b.perft(3), n);
+    assert_eq!(perft_generic(&mut b, 3), n);
+    // ... and a dead position (everything revealed, bare kings) counts as chess does.
+    let mut k = Board::from_fen("8/8/3k4/8/8/8/8/3K4 w - - 0 1 -", false).unwrap();
+    assert_eq!(k.perft(5), 14_104);
+    assert_eq!(perft_generic(&mut k, 5), 14_104);
+}
+
 fn tinh(args: &[&str]) -> (bool, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_tinh"))
         .args(args)

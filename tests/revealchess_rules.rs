@@ -1,4 +1,4 @@
-//! Reveal Chess and chess rules, one test per rule with a position built for it: shells,
+//! Reveal Chess and chess rules (docs/rules/revealchess.md), one test per rule with a position built for it: shells,
 //! reveals and pools, castling with a face-down corner, en passant, promotion and the
 //! backup letter, check / mate / stalemate, the 50/75-move rules, repetitions, insufficient
 //! material, notation and FEN errors and round trips.
@@ -325,9 +325,31 @@ fn fifty_and_seventy_five_move_rules() {
     assert_eq!(p.game_end().unwrap().reason, "fifty-move rule");
     assert!(p.is_search_draw());
     assert_eq!(p.immediate_result(), None);
+    // The fifty-move draw is only claimable: play may go on.
+    assert!(p.parse_move("e8e7").is_ok());
     let mut p = c("4k3/8/8/8/8/8/8/R3K3 w - - 149 80");
     play(&mut p, "a1a2");
     assert_eq!(p.immediate_result(), Some(Outcome::Draw));
+    let end = p.game_end().unwrap();
+    assert_eq!(
+        (end.outcome, end.reason.as_str()),
+        (Outcome::Draw, "75-move rule")
+    );
+    // The 75-move draw is automatic: no move may follow it, choice or `position` move.
+    for e in [
+        p.parse_move("e8e7").unwrap_err(),
+        p.parse_choice("e8e7").unwrap_err(),
+    ] {
+        assert!(e.contains("game is over (75-move rule)"), "{e}");
+    }
+    // The same from a FEN whose clock already stands at 150.
+    let p = c("4k3/8/8/8/8/8/8/R3K3 b - - 150 80");
+    assert_eq!(p.game_end().unwrap().reason, "75-move rule");
+    assert!(p.parse_move("e8e7").is_err());
+    // Reveal Chess alike (the clock counts reveals too).
+    let p = b("4k3/8/8/8/8/8/8/X3K3 w - - 150 90 R1");
+    assert_eq!(p.game_end().unwrap().reason, "75-move rule");
+    assert!(p.parse_move("a1a4R").unwrap_err().contains("game is over"));
     // Mate on the 150th ply comes first.
     let mut p = c("7k/8/6K1/8/8/8/8/R7 w - - 149 80");
     play(&mut p, "a1a8");
@@ -353,6 +375,8 @@ fn repetitions() {
         (e.outcome, e.reason.as_str()),
         (Outcome::Draw, "threefold repetition")
     );
+    // Threefold is only claimable: play may go on (the referee claims it at once).
+    assert!(p.parse_move("g1f3").is_ok());
     // Fivefold is a draw too.
     play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
     assert_eq!(p.game_end().unwrap().reason, "threefold repetition");
@@ -384,16 +408,24 @@ fn repetition_identity_includes_face_down_and_pools() {
 
 #[test]
 fn insufficient_material() {
-    for f in [
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
-        "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1",
-        "4k3/8/8/8/8/8/8/1N2K3 b - - 0 1",
-        "4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1",
+    // (FEN, perft 2 as Stockfish counts it: perft ignores the draw.)
+    for (f, perft2) in [
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 25),
+        ("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", 55),
+        ("4k3/8/8/8/8/8/8/1N2K3 b - - 0 1", 40),
+        ("4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", 129),
     ] {
         let p = c(f);
         assert_eq!(p.immediate_result(), Some(Outcome::Draw), "{f}");
         assert_eq!(p.game_end().unwrap().reason, "insufficient material", "{f}");
-        assert_eq!(p.clone().perft(2), 0, "perft stops at a decided position");
+        assert_eq!(
+            p.clone().perft(2),
+            perft2,
+            "perft counts the legal-move tree"
+        );
+        // The game is over by itself: no move may be played.
+        let e = p.parse_move("e1e2").or(p.parse_move("e8e7")).unwrap_err();
+        assert!(e.contains("game is over (insufficient material)"), "{e}");
     }
     for f in [
         "4k3/8/8/8/8/8/8/1N1NK3 w - - 0 1",
@@ -438,6 +470,21 @@ fn fen_round_trips() {
 }
 
 #[test]
+fn move_counters_never_wrap() {
+    // The extremes are accepted; the full-move number stays at its maximum after Black's
+    // move (the FEN printed then reads back), and the clock stops at 150 by the rules.
+    let mut p = c("4k3/8/8/8/8/8/8/R3K3 b - - 148 1000000");
+    play(&mut p, "e8e7 a1a2");
+    assert_eq!(p.to_fen(), "8/4k3/8/8/8/8/R7/4K3 b - - 150 1000000");
+    assert_eq!(c(&p.to_fen()).to_fen(), p.to_fen());
+    assert_eq!(p.game_end().unwrap().reason, "75-move rule");
+    let mut p = b("4k3/8/8/8/8/8/8/X3K3 b - - 0 1000000 R1");
+    play(&mut p, "e8e7 a1a4R");
+    assert_eq!(p.to_fen(), "8/4k3/8/8/R7/8/8/4K3 b - - 0 1000000 -");
+    assert_eq!(b(&p.to_fen()).to_fen(), p.to_fen());
+}
+
+#[test]
 fn fen_errors_are_clear() {
     let bad_reveal = [
         ("4k3/8/8/8/3X4/8/8/4K3 w - - 0 1 P1", "starting square"),
@@ -459,6 +506,34 @@ fn fen_errors_are_clear() {
     for (f, want) in bad_reveal {
         let e = Board::from_fen(f, false).unwrap_err();
         assert!(e.contains(want), "{f}: '{e}' should mention '{want}'");
+    }
+    // Move counters: the clock 0..=150 (the 75-move rule ends every game at 150), the
+    // full-move number 1..=1000000; both decimal digits only.
+    for (counters, want) in [
+        ("151 80", "half-move clock '151' is out of range 0..=150"),
+        (
+            "65536 80",
+            "half-move clock '65536' is out of range 0..=150",
+        ),
+        ("-1 80", "half-move clock '-1' is not a whole number"),
+        ("+3 80", "half-move clock '+3' is not a whole number"),
+        ("0 0", "full-move number '0' is out of range 1..=1000000"),
+        (
+            "0 1000001",
+            "full-move number '1000001' is out of range 1..=1000000",
+        ),
+        (
+            "0 4294967296",
+            "full-move number '4294967296' is out of range",
+        ),
+    ] {
+        for (fen, chess) in [
+            (format!("4k3/8/8/8/8/8/8/R3K3 w - - {counters}"), true),
+            (format!("4k3/8/8/8/8/8/8/X3K3 w - - {counters} R1"), false),
+        ] {
+            let e = Board::from_fen(&fen, chess).unwrap_err();
+            assert!(e.contains(want), "{fen}: '{e}' should mention '{want}'");
+        }
     }
     let e = Board::from_fen("4k3/8/8/8/8/8/8/1X2K3 w - - 0 1", true).unwrap_err();
     assert!(e.contains("face-down"), "{e}");

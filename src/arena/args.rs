@@ -2,62 +2,76 @@
 //! raw arguments (values are `key=value` words, which clap cannot express), into a
 //! `MatchConfig`. `help()` documents every flag.
 
+use super::ranges::{at_least, in_range, seconds_ms};
 use super::stats::Sprt;
+use crate::game::MAX_FULLMOVE;
+use crate::search::{MAX_DEPTH, MAX_TIME_MS};
 use crate::variant::Variant;
 
 const HELP: &str = "\
 tinh match: play games between engines that speak Tinh's protocol (cutechess-cli style).
 
-Flags may be written with one or two dashes (-games / --games).
+Flags may be written with one or two dashes (-games / --games). Every number has the
+range shown (a value outside it is an error); times are at most one day.
 
   --engine cmd=PATH [name=NAME] [arg=ARG ...] [dir=DIR] [option.NAME=VALUE ...]
            [tc=TC] [nodes=N] [depth=N] [st=SECONDS] [timemargin=MS] [proto=uci]
         One engine (repeat for each; two or more). `cmd` is the program, `arg` one
         argument to it (repeatable, in order), `dir` its working directory, `option.X=V`
         a `setoption name X value V` sent after the handshake, `tc`/`nodes`/`depth`/`st`
-        its own limits (override --tc/--nodes/--depth/--each). Without `name`, the
-        engine's `id name` is used (made unique with a suffix).
+        its own limits (override --tc/--nodes/--depth/--each; same ranges as those
+        flags; timemargin 0..=86400000). Without `name`, the engine's `id name` is used
+        (made unique with a suffix).
   --each KEY=VALUE ...  Engine settings applied to every engine (an engine's own win).
   --variant V           {variants}. Sent to the engines as
                         `setoption name UCI_Variant value V` (first, before other options).
-  --games N             Games per encounter per round (default 2: one opening, both colours).
-  --rounds N            Rounds (default 1). Each pair of engines plays rounds x games games;
-                        with more than two engines every pair meets (round robin).
-  --concurrency K       Games played at the same time (default 1); each game has its own
-                        engine processes.
+  --games N             Games per encounter per round, 1..=1000000 (default 2: one opening,
+                        both colours).
+  --rounds N            Rounds, 1..=1000000 (default 1). Each pair of engines plays
+                        rounds x games games; with more than two engines every pair meets
+                        (round robin). A match has at most 1000000 games.
+  --concurrency K       Games played at the same time, 1..=256 (default 1); each game has
+                        its own engine processes.
   --tc TC               Time control for all engines: [MOVES/]TIME[+INC], TIME and INC in
                         seconds (TIME may be M:SS), e.g. 10+0.1, 40/60+0.5, 1:00; `inf` = none.
-  --nodes N             `go nodes N` for every move.
-  --depth N             `go depth N` for every move.
-  --st SECONDS          `go movetime` (exceeding it by more than the margin loses on time).
+                        MOVES 1..=1000; TIME and INC 0..=86400, not both 0.
+  --nodes N             `go nodes N` for every move (N >= 1).
+  --depth N             `go depth N` for every move, 1..=120.
+  --st SECONDS          `go movetime`, 0.001..=86400 (exceeding it by more than the margin
+                        loses on time).
   --openings file=FILE [order=sequential|random] [start=N] [format=epd]
   --openings FILE       Start positions, one FEN per line (EPD style; `#` comments). Each
                         opening is played twice with colours swapped. Default: the
-                        variant's start position.
+                        variant's start position. start=N: 1..=1000000 (counted round the
+                        file when larger than it).
   --order sequential|random   Same as openings order= (random is shuffled by --seed).
-  --seed S              Seed (u64) for the opening order and every reveal the referee draws;
+  --seed S              Seed (0..=2^64-1) for the opening order and every reveal the referee draws;
                         the same seed replays the same reveals (default 1). Alias: --srand.
   --pgnout FILE         Append every game, in game order, to FILE in PGN.
   --sprt elo0=A elo1=B [alpha=0.05] [beta=0.05]
                         Sequential probability ratio test of the first engine against the
                         second (pentanomial GSPRT, logistic Elo); stops when it decides.
+                        A and B in -1000..=1000 with B > A; alpha and beta in (0, 0.5).
   --rule NAME=VALUE     Set a rule option of the variant (repeatable; `tinh` then `uci`
                         lists them), e.g. `--rule PointTarget=20`. Applied by
                         the referee and sent to the engines as `setoption`.
   --draw movenumber=N movecount=M score=CP
                         Adjudicate a draw once move N is reached and both engines' scores
                         stayed within CP centipawns of 0 for M consecutive moves each.
+                        N 0..=1000000, M 1..=1000000, CP 0..=100000.
   --resign movecount=M score=CP [twosided=true]
                         Adjudicate a loss for an engine whose score stayed at or below -CP
                         for M consecutive moves (twosided: the opponent must agree, i.e.
-                        score at or above +CP, too).
-  --maxmoves N          Adjudicate a draw after N moves by each side.
-  --ratinginterval N    Print the statistics every N games (default 10; 0 = only at the end).
-  --timemargin MS       Time a move may overrun the clock without losing on time (default 0).
+                        score at or above +CP, too). M 1..=1000000, CP 1..=100000 (either sign).
+  --maxmoves N          Adjudicate a draw after N moves by each side, 1..=1000000.
+  --ratinginterval N    Print the statistics every N games, 0..=1000000 (default 10; 0 = only
+                        at the end).
+  --timemargin MS       Time a move may overrun the clock without losing on time,
+                        0..=86400000 (default 0).
   --stalltimeout MS     How long past its clock (or past `isready`) an engine may stay silent
-                        before it loses by stalling (default 5000).
+                        before it loses by stalling, 1..=86400000 (default 5000).
   --movetimeout MS      How long an engine may think on a move without a clock (nodes/depth
-                        limits) before it loses by stalling (default 60000).
+                        limits) before it loses by stalling, 1..=86400000 (default 60000).
   --event NAME          PGN Event tag (default \"Tinh match\").
   --site NAME           PGN Site tag (default \"?\").
   --recover, --repeat   Accepted for compatibility (always on: crashed engines are restarted,
@@ -70,6 +84,17 @@ per game, and the statistics (score W-L-D, Elo +/- 95% interval, LOS, draw ratio
 end, on stdout. Misbehaving engines lose the game: illegal move, crash/disconnect, stall,
 time forfeit; the match goes on, restarting the engine when it died.
 ";
+
+/// Most moves in one time-control period (`MOVES/` of a time control).
+pub const MAX_TC_MOVES: u32 = 1000;
+/// Largest Elo difference an SPRT hypothesis may name.
+pub const MAX_SPRT_ELO: f64 = 1000.0;
+/// Most games one match may hold (all of them are scheduled up front).
+pub const MAX_MATCH_GAMES: u64 = 1_000_000;
+/// Most engine processes' games played at once.
+pub const MAX_CONCURRENCY: u64 = 256;
+/// Largest adjudication score, in centipawns.
+pub const MAX_ADJUDICATION_CP: i32 = 100_000;
 
 /// `[MOVES/]TIME[+INC]`, milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +116,7 @@ impl TimeControl {
             Some((m, r)) => (Some(m.parse::<u32>().map_err(|_| err())?), r),
             None => (None, s),
         };
+        let max_s = (MAX_TIME_MS / 1000) as f64;
         let (base, inc) = match rest.split_once('+') {
             Some((b, i)) => (b, Some(i)),
             None => (rest, None),
@@ -103,10 +129,12 @@ impl TimeControl {
                 }
                 None => t.parse::<f64>().map_err(|_| err())?,
             };
-            if v.is_finite() && v >= 0.0 {
+            if (0.0..=max_s).contains(&v) {
                 Ok(v)
             } else {
-                Err(err())
+                Err(format!(
+                    "time control '{s}': times are 0..={max_s} seconds (one day)"
+                ))
             }
         };
         let base_ms = (secs(base)? * 1000.0).round() as u64;
@@ -117,8 +145,10 @@ impl TimeControl {
         if base_ms == 0 && inc_ms == 0 {
             return Err(err());
         }
-        if moves == Some(0) {
-            return Err(err());
+        if moves.is_some_and(|m| !(1..=MAX_TC_MOVES).contains(&m)) {
+            return Err(format!(
+                "time control '{s}': moves per period are 1..={MAX_TC_MOVES}"
+            ));
         }
         Ok(Some(TimeControl {
             moves,
@@ -172,10 +202,7 @@ impl EngineSpec {
             let (k, v) = w
                 .split_once('=')
                 .ok_or_else(|| format!("{what}: expected key=value, got '{w}'"))?;
-            let num = |v: &str| -> Result<u64, String> {
-                v.parse::<u64>()
-                    .map_err(|_| format!("{what}: bad number in '{w}'"))
-            };
+            let key = format!("{what} {k}");
             match k {
                 "cmd" => self.cmd = v.to_string(),
                 "name" => self.name = Some(v.to_string()),
@@ -187,15 +214,10 @@ impl EngineSpec {
                     }
                 }
                 "tc" => self.tc = Some(TimeControl::parse(v)?),
-                "nodes" => self.nodes = Some(num(v)?),
-                "depth" => self.depth = Some(num(v)? as u32),
-                "st" => {
-                    let s: f64 = v
-                        .parse()
-                        .map_err(|_| format!("{what}: bad seconds in '{w}'"))?;
-                    self.movetime_ms = Some((s * 1000.0).round() as u64);
-                }
-                "timemargin" => self.timemargin_ms = Some(num(v)?),
+                "nodes" => self.nodes = Some(at_least(&key, v, 1)?),
+                "depth" => self.depth = Some(in_range(&key, v, 1, MAX_DEPTH)?),
+                "st" => self.movetime_ms = Some(seconds_ms(&key, v, 1)?),
+                "timemargin" => self.timemargin_ms = Some(in_range(&key, v, 0, MAX_TIME_MS)?),
                 "restart" | "trust" | "ponder" | "initstr" => {}
                 _ => match k.strip_prefix("option.") {
                     Some(name) if !name.is_empty() => {
@@ -332,9 +354,12 @@ fn one<'a>(flag: &str, vals: &'a [String]) -> Result<&'a str, String> {
     }
 }
 
-fn num<T: std::str::FromStr>(flag: &str, vals: &[String]) -> Result<T, String> {
-    let v = one(flag, vals)?;
-    v.parse().map_err(|_| format!("--{flag}: bad number '{v}'"))
+/// The flag's one value, a number in `lo..=hi`.
+fn num<T>(flag: &str, vals: &[String], lo: T, hi: T) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    in_range(&format!("--{flag}"), one(flag, vals)?, lo, hi)
 }
 
 fn kv<'a>(flag: &str, vals: &'a [String]) -> Result<Vec<(&'a str, &'a str)>, String> {
@@ -346,9 +371,12 @@ fn kv<'a>(flag: &str, vals: &'a [String]) -> Result<Vec<(&'a str, &'a str)>, Str
         .collect()
 }
 
-fn fnum<T: std::str::FromStr>(flag: &str, key: &str, v: &str) -> Result<T, String> {
-    v.parse()
-        .map_err(|_| format!("--{flag}: bad number in {key}={v}"))
+/// The value of `key=` within a flag, a number in `lo..=hi`.
+fn fnum<T>(flag: &str, key: &str, v: &str, lo: T, hi: T) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    in_range(&format!("--{flag} {key}"), v, lo, hi)
 }
 
 /// Parse `tinh match` arguments. `Ok(None)` means `--help` was asked for.
@@ -390,16 +418,13 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
             }
             "each" => each.apply(vals, "--each")?,
             "variant" => cfg.variant = one(f, vals)?.parse()?,
-            "games" => cfg.games = num(f, vals)?,
-            "rounds" => cfg.rounds = num(f, vals)?,
-            "concurrency" => cfg.concurrency = num(f, vals)?,
+            "games" => cfg.games = num(f, vals, 1, MAX_MATCH_GAMES as u32)?,
+            "rounds" => cfg.rounds = num(f, vals, 1, MAX_MATCH_GAMES as u32)?,
+            "concurrency" => cfg.concurrency = num(f, vals, 1, MAX_CONCURRENCY as usize)?,
             "tc" => each.tc = Some(TimeControl::parse(one(f, vals)?)?),
-            "nodes" => each.nodes = Some(num(f, vals)?),
-            "depth" => each.depth = Some(num(f, vals)?),
-            "st" => {
-                let s: f64 = num(f, vals)?;
-                each.movetime_ms = Some((s * 1000.0).round() as u64);
-            }
+            "nodes" => each.nodes = Some(at_least(&format!("--{f}"), one(f, vals)?, 1)?),
+            "depth" => each.depth = Some(num(f, vals, 1, MAX_DEPTH)?),
+            "st" => each.movetime_ms = Some(seconds_ms(&format!("--{f}"), one(f, vals)?, 1)?),
             "openings" => {
                 let mut spec = OpeningsSpec {
                     file: String::new(),
@@ -419,10 +444,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
                         }
                         Some(("order", v)) => order = Some(parse_order(v)?),
                         Some(("start", v)) => {
-                            spec.start = fnum(f, "start", v)?;
-                            if spec.start == 0 {
-                                return Err("--openings: start counts from 1".into());
-                            }
+                            spec.start = fnum(f, "start", v, 1, MAX_MATCH_GAMES as usize)?
                         }
                         Some(("plies", _)) | Some(("policy", _)) => {}
                         Some((k, _)) => return Err(format!("--openings: unknown key '{k}'")),
@@ -434,7 +456,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
                 cfg.openings = Some(spec);
             }
             "order" => order = Some(parse_order(one(f, vals)?)?),
-            "seed" | "srand" => cfg.seed = num(f, vals)?,
+            "seed" | "srand" => cfg.seed = at_least(&format!("--{f}"), one(f, vals)?, 0)?,
             "pgnout" => {
                 // cutechess accepts `-pgnout FILE [min] [fi]`: the extra words are ignored.
                 let file = vals
@@ -453,10 +475,10 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
                 };
                 for (k, v) in kv(f, vals)? {
                     match k {
-                        "elo0" => sp.elo0 = fnum(f, k, v)?,
-                        "elo1" => sp.elo1 = fnum(f, k, v)?,
-                        "alpha" => sp.alpha = fnum(f, k, v)?,
-                        "beta" => sp.beta = fnum(f, k, v)?,
+                        "elo0" => sp.elo0 = fnum(f, k, v, -MAX_SPRT_ELO, MAX_SPRT_ELO)?,
+                        "elo1" => sp.elo1 = fnum(f, k, v, -MAX_SPRT_ELO, MAX_SPRT_ELO)?,
+                        "alpha" => sp.alpha = fnum(f, k, v, 0.0, 0.5)?,
+                        "beta" => sp.beta = fnum(f, k, v, 0.0, 0.5)?,
                         "model" => {
                             if v != "logistic" {
                                 return Err("--sprt: only model=logistic is supported".into());
@@ -490,20 +512,20 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
                 let mut seen = (false, false);
                 for (k, v) in kv(f, vals)? {
                     match k {
-                        "movenumber" => d.movenumber = fnum(f, k, v)?,
+                        "movenumber" => d.movenumber = fnum(f, k, v, 0, MAX_FULLMOVE)?,
                         "movecount" => {
-                            d.movecount = fnum(f, k, v)?;
+                            d.movecount = fnum(f, k, v, 1, MAX_FULLMOVE)?;
                             seen.0 = true
                         }
                         "score" => {
-                            d.score = fnum(f, k, v)?;
+                            d.score = fnum(f, k, v, 0, MAX_ADJUDICATION_CP)?;
                             seen.1 = true
                         }
                         _ => return Err(format!("--draw: unknown key '{k}'")),
                     }
                 }
-                if !(seen.0 && seen.1) || d.movecount == 0 || d.score < 0 {
-                    return Err("--draw needs movecount=M (>0) and score=CP (>=0)".into());
+                if !(seen.0 && seen.1) {
+                    return Err("--draw needs movecount=M and score=CP".into());
                 }
                 cfg.draw = Some(d);
             }
@@ -515,8 +537,12 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
                 };
                 for (k, v) in kv(f, vals)? {
                     match k {
-                        "movecount" => r.movecount = fnum(f, k, v)?,
-                        "score" => r.score = fnum::<i32>(f, k, v)?.abs(),
+                        "movecount" => r.movecount = fnum(f, k, v, 1, MAX_FULLMOVE)?,
+                        // Either sign: the engine resigns at or below minus its size.
+                        "score" => {
+                            r.score =
+                                fnum(f, k, v, -MAX_ADJUDICATION_CP, MAX_ADJUDICATION_CP)?.abs()
+                        }
                         "twosided" => r.twosided = matches!(v, "true" | "1" | "on" | "yes"),
                         _ => return Err(format!("--resign: unknown key '{k}'")),
                     }
@@ -526,11 +552,11 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
                 }
                 cfg.resign = Some(r);
             }
-            "maxmoves" => cfg.maxmoves = Some(num(f, vals)?),
-            "ratinginterval" => cfg.ratinginterval = num(f, vals)?,
-            "timemargin" => timemargin = Some(num(f, vals)?),
-            "stalltimeout" => cfg.stall_ms = num(f, vals)?,
-            "movetimeout" => cfg.move_timeout_ms = num(f, vals)?,
+            "maxmoves" => cfg.maxmoves = Some(num(f, vals, 1, MAX_FULLMOVE)?),
+            "ratinginterval" => cfg.ratinginterval = num(f, vals, 0, MAX_MATCH_GAMES as u32)?,
+            "timemargin" => timemargin = Some(num(f, vals, 0, MAX_TIME_MS)?),
+            "stalltimeout" => cfg.stall_ms = num(f, vals, 1, MAX_TIME_MS)?,
+            "movetimeout" => cfg.move_timeout_ms = num(f, vals, 1, MAX_TIME_MS)?,
             "event" => cfg.event = vals.join(" "),
             "site" => cfg.site = vals.join(" "),
             "recover" | "repeat" => {}
@@ -563,11 +589,12 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
         }
         cfg.engines.push(e);
     }
-    if cfg.games == 0 || cfg.rounds == 0 {
-        return Err("--games and --rounds must be at least 1".into());
-    }
-    if cfg.concurrency == 0 {
-        return Err("--concurrency must be at least 1".into());
+    let pairs = (cfg.engines.len() * (cfg.engines.len() - 1) / 2) as u64;
+    let total = pairs * cfg.games as u64 * cfg.rounds as u64;
+    if total > MAX_MATCH_GAMES {
+        return Err(format!(
+            "the match would have {total} games ({pairs} pairings x --rounds x --games); at most {MAX_MATCH_GAMES}"
+        ));
     }
     if cfg.sprt.is_some() && cfg.engines.len() != 2 {
         return Err("--sprt needs exactly two engines".into());

@@ -139,6 +139,7 @@ impl Engine {
     }
 
     /// `isready` ... `readyok`.
+    /// (See also `Player for Engine` in `referee.rs`: one move asked of it.)
     pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineError> {
         self.send("isready")?;
         self.wait_for("readyok", Instant::now() + timeout, |_| {})

@@ -1,13 +1,15 @@
 //! The match runner (`tinh match`): engine processes, openings, the referee, adjudication,
 //! Elo/SPRT statistics and PGN; and `tinh genopenings`, which builds the opening suites.
 //!
-//! Layout: `args` (command line), `engine` (one process), `referee` (one game),
-//! `tournament` (scheduling, workers, output), `stats`, `pgn`, `openings`.
+//! Layout: `args` (command line), `ranges` (its numbers), `engine` (one process),
+//! `referee` (one game), `tournament` (scheduling, workers, output), `stats`, `pgn`,
+//! `openings`.
 
 pub mod args;
 pub mod engine;
 pub mod openings;
 pub mod pgn;
+pub mod ranges;
 pub mod referee;
 pub mod stats;
 pub mod tournament;

@@ -5,8 +5,10 @@
 //! within a threshold, deduplicated across threads.
 
 use super::args::Order;
+use super::ranges::{at_least, in_range};
 use crate::game::{ChanceList, Game, MoveList, NO_OUTCOME};
-use crate::search::{Limits, Options, Searcher};
+use crate::protocol::check_spin;
+use crate::search::{Limits, MAX_DEPTH, Options, Searcher};
 use crate::variant::{Position, Variant};
 use dashmap::DashMap;
 use rand::rngs::StdRng;
@@ -79,27 +81,36 @@ pub struct GenConfig {
     pub out: Option<String>,
     /// Convert a file of move lines (`name: moves` or `moves`) instead of random plies.
     pub lines: Option<String>,
-    pub threads: usize,
+    /// Worker threads (`None`: one per core).
+    pub threads: Option<usize>,
     pub hash_mb: usize,
 }
+
+/// Most random plies from the start: an opening, not a game.
+pub const MAX_GEN_PLIES: usize = 100;
+/// Most positions one suite holds.
+pub const MAX_GEN_COUNT: usize = 100_000;
+/// Largest balance threshold, in centipawns.
+pub const MAX_GEN_THRESHOLD: i32 = 10_000;
 
 const GEN_HELP: &str = "\
 tinh genopenings: build a balanced opening suite, one FEN per line.
 
   --variant V        {variants}
-  --count N          positions wanted (default 200)
-  --plies P          random legal plies from the start (default 6); reveals are drawn
-                     from the pool with their true weights
-  --seed S           seed of the random plies (default 1): same seed, same file
-  --depth D          search depth used to balance (default 6)
+  --count N          positions wanted, 1..=100000 (default 200)
+  --plies P          random legal plies from the start, 1..=100 (default 6); reveals are
+                     drawn from the pool with their true weights
+  --seed S           seed of the random plies, 0..=2^64-1 (default 1): same seed, same file
+  --depth D          search depth used to balance, 1..=120 (default 6)
   --nodes N          also stop each search after N nodes (default 0: depth only)
-  --threshold CP     keep positions whose |score| <= CP for the side to move (default 50)
+  --threshold CP     keep positions whose |score| <= CP for the side to move, 0..=10000
+                     (default 50)
   --out FILE         write there instead of stdout
   --lines FILE       instead: convert each line of FILE (`[name:] move move ...` from the
                      start, in `position ... moves` notation) to its FEN, checking every
                      move with the rules code (no search, no filtering)
-  --threads T        candidates searched in parallel (default: all cores)
-  --hash MB          hash per search thread (default 8)
+  --threads T        candidates searched in parallel, 1..=256 (default: all cores)
+  --hash MB          hash per search thread, 1..=65536 (default 8)
 ";
 
 pub fn parse_gen_args(args: &[String]) -> Result<Option<GenConfig>, String> {
@@ -113,7 +124,7 @@ pub fn parse_gen_args(args: &[String]) -> Result<Option<GenConfig>, String> {
         threshold: 50,
         out: None,
         lines: None,
-        threads: 0,
+        threads: None,
         hash_mb: 8,
     };
     let mut it = args.iter();
@@ -126,24 +137,32 @@ pub fn parse_gen_args(args: &[String]) -> Result<Option<GenConfig>, String> {
             .next()
             .ok_or_else(|| format!("--{f} needs a value"))?
             .as_str();
-        let bad = || format!("--{f}: bad value '{v}'");
+        let what = format!("--{f}");
         match f {
             "variant" => cfg.variant = v.parse()?,
-            "count" => cfg.count = v.parse().map_err(|_| bad())?,
-            "plies" => cfg.plies = v.parse().map_err(|_| bad())?,
-            "seed" => cfg.seed = v.parse().map_err(|_| bad())?,
-            "depth" => cfg.depth = v.parse().map_err(|_| bad())?,
-            "nodes" => cfg.nodes = v.parse().map_err(|_| bad())?,
-            "threshold" => cfg.threshold = v.parse().map_err(|_| bad())?,
+            "count" => cfg.count = in_range(&what, v, 1, MAX_GEN_COUNT)?,
+            "plies" => cfg.plies = in_range(&what, v, 1, MAX_GEN_PLIES)?,
+            "seed" => cfg.seed = at_least(&what, v, 0)?,
+            "depth" => cfg.depth = in_range(&what, v, 1, MAX_DEPTH)?,
+            "nodes" => cfg.nodes = at_least(&what, v, 0)?,
+            "threshold" => cfg.threshold = in_range(&what, v, 0, MAX_GEN_THRESHOLD)?,
             "out" => cfg.out = Some(v.to_string()),
             "lines" => cfg.lines = Some(v.to_string()),
-            "threads" => cfg.threads = v.parse().map_err(|_| bad())?,
-            "hash" => cfg.hash_mb = v.parse().map_err(|_| bad())?,
+            // Threads and hash share the engine options' ranges.
+            "threads" | "hash" => {
+                let n: i64 = v
+                    .parse()
+                    .map_err(|_| format!("{what}: '{v}' is not a number"))?;
+                let option = if f == "threads" { "Threads" } else { "Hash" };
+                check_spin(option, n).map_err(|e| format!("{what}: {e}"))?;
+                if f == "threads" {
+                    cfg.threads = Some(n as usize);
+                } else {
+                    cfg.hash_mb = n as usize;
+                }
+            }
             _ => return Err(format!("unknown flag --{f} (see tinh genopenings --help)")),
         }
-    }
-    if cfg.count == 0 || cfg.depth == 0 {
-        return Err("--count and --depth must be at least 1".into());
     }
     Ok(Some(cfg))
 }
@@ -314,9 +333,9 @@ pub fn genopenings(args: &[String]) -> Result<(), String> {
         Some(path) => convert_lines(cfg.variant, path)?,
         None => {
             let run = || generate(&cfg);
-            let res = if cfg.threads > 0 {
+            let res = if let Some(threads) = cfg.threads {
                 rayon::ThreadPoolBuilder::new()
-                    .num_threads(cfg.threads)
+                    .num_threads(threads)
                     .build()
                     .map_err(|e| e.to_string())?
                     .install(run)

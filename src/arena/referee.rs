@@ -154,6 +154,36 @@ struct Clock {
     moves_in_period: u32,
 }
 
+/// One side of a refereed game: an engine process, or anything else that answers a
+/// position and a `go` line with a move (the tests' in-process players).
+pub trait Player {
+    /// Play the side to move in `position` (a `position fen ... moves ...` line) under
+    /// `go` (a `go ...` line): the `bestmove` line and what the search said about itself,
+    /// or the error that ended the wait (no answer by `deadline`, or the player is gone).
+    fn best_move(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline: Instant,
+    ) -> Result<(String, SearchInfo), EngineError>;
+}
+
+impl Player for Engine {
+    fn best_move(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline: Instant,
+    ) -> Result<(String, SearchInfo), EngineError> {
+        self.drain();
+        self.send(position)?;
+        self.send(go)?;
+        let mut info = SearchInfo::default();
+        let line = self.wait_for("bestmove", deadline, |l| info.update(l))?;
+        Ok((line, info))
+    }
+}
+
 /// Everything the game loop needs that does not depend on the game type.
 struct Ctx<'a> {
     cfg: &'a MatchConfig,
@@ -197,13 +227,6 @@ pub fn play_game(
     slots: &mut [Option<Engine>],
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
-    let colours = colours(cfg.variant);
-    let ctx = Ctx {
-        cfg,
-        job,
-        colours,
-        stop,
-    };
     let mut pos = match cfg.variant.from_fen(&job.start_fen) {
         Ok(p) => p,
         Err(e) => {
@@ -219,6 +242,13 @@ pub fn play_game(
     // Rule options (the point target) are rules of the game: the rules code judges
     // them (`game_end`).
     pos.set_rule_options(&cfg.rules);
+    let colours = with_game!(&pos, g => g.side_names());
+    let ctx = Ctx {
+        cfg,
+        job,
+        colours,
+        stop,
+    };
     let start_fen = pos.to_fen();
     let mut moves = Vec::new();
     let verdict = 'game: {
@@ -253,9 +283,9 @@ pub fn play_game(
         let (Some(a), Some(b)) = (a.as_mut(), b.as_mut()) else {
             unreachable!("both engines started above")
         };
-        let mut engines = [a, b];
+        let mut players: [&mut dyn Player; 2] = [a, b];
         let mut restart = [false; 2];
-        let v = with_game!(pos, g => referee(g, &ctx, &start_fen, &mut engines, &mut moves, &mut restart));
+        let v = with_game!(pos, g => referee(g, &ctx, &start_fen, &mut players, &mut moves, &mut restart));
         for side in 0..2 {
             if restart[side] {
                 slots[job.players[side]] = None;
@@ -263,6 +293,52 @@ pub fn play_game(
         }
         v?
     };
+    Some(record(job, names, start_fen, moves, verdict, colours))
+}
+
+/// Play one game from `start` between two players of any kind under the match's rules
+/// (clocks and limits of `cfg`'s engines `job.players`, adjudication, the seeded reveals):
+/// the match runner's own game loop, open to games and players outside the variant list
+/// (the tests play a game that exists only in the tests). `None` when `stop` was raised.
+pub fn play_with_players<G: Game>(
+    start: G,
+    cfg: &MatchConfig,
+    names: &[String],
+    job: &GameJob,
+    players: [&mut dyn Player; 2],
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let colours = start.side_names();
+    let ctx = Ctx {
+        cfg,
+        job,
+        colours,
+        stop,
+    };
+    let start_fen = start.to_fen();
+    let mut moves = Vec::new();
+    let mut players = players;
+    let mut restart = [false; 2];
+    let verdict = referee(
+        start,
+        &ctx,
+        &start_fen,
+        &mut players,
+        &mut moves,
+        &mut restart,
+    )?;
+    Some(record(job, names, start_fen, moves, verdict, colours))
+}
+
+/// A finished game as the match records it.
+fn record(
+    job: &GameJob,
+    names: &[String],
+    start_fen: String,
+    moves: Vec<MoveRecord>,
+    verdict: Verdict,
+    colours: [&'static str; 2],
+) -> GameRecord {
     let (first_points, result) = match verdict.winner {
         Some(0) => (1.0, "1-0"),
         Some(_) => (0.0, "0-1"),
@@ -272,7 +348,7 @@ pub fn play_game(
         Some(s) => format!("{} wins: {}", colours[s], verdict.reason),
         None => format!("Draw: {}", verdict.reason),
     };
-    Some(GameRecord {
+    GameRecord {
         job: job.clone(),
         names: [names[job.players[0]].clone(), names[job.players[1]].clone()],
         start_fen,
@@ -282,7 +358,7 @@ pub fn play_game(
         reason,
         termination: verdict.termination,
         date: pgn_date(),
-    })
+    }
 }
 
 /// The verdict against `side` for an engine error while waiting for `what`.
@@ -331,13 +407,72 @@ fn go_line(clocks: &[Option<Clock>; 2], spec: &EngineSpec, side: usize) -> Strin
     s
 }
 
+/// Score adjudication counters (cutechess semantics): a move without a score resets.
+#[derive(Default)]
+struct Adjudication {
+    draw_count: u32,
+    resign_count: [u32; 2],
+    last_score: [Option<i32>; 2],
+}
+
+impl Adjudication {
+    /// `side` moved reporting `score` (centipawns, its own view); `plies` moves have been
+    /// played. The verdict when the match's draw or resign rule ends the game here.
+    fn after_move(
+        &mut self,
+        cfg: &MatchConfig,
+        ctx: &Ctx,
+        side: usize,
+        score: Option<i32>,
+        plies: usize,
+    ) -> Option<Verdict> {
+        self.last_score[side] = score;
+        if let Some(d) = cfg.draw {
+            match score {
+                Some(s) if s.abs() <= d.score => self.draw_count += 1,
+                _ => self.draw_count = 0,
+            }
+            if (plies as u32) / 2 >= d.movenumber && self.draw_count >= 2 * d.movecount {
+                return Some(Verdict::draw(
+                    format!(
+                        "adjudication, scores within {:.2} for {} moves",
+                        d.score as f64 / 100.0,
+                        d.movecount
+                    ),
+                    Termination::Adjudication,
+                ));
+            }
+        }
+        if let Some(r) = cfg.resign {
+            let agrees = !r.twosided || self.last_score[1 - side].is_some_and(|o| o >= r.score);
+            match score {
+                Some(s) if s <= -r.score && agrees => self.resign_count[side] += 1,
+                _ => self.resign_count[side] = 0,
+            }
+            if self.resign_count[side] >= r.movecount {
+                return Some(Verdict::win(
+                    1 - side,
+                    format!(
+                        "adjudication, {}'s score at or below {:.2} for {} moves",
+                        ctx.colours[side],
+                        -r.score as f64 / 100.0,
+                        r.movecount
+                    ),
+                    Termination::Adjudication,
+                ));
+            }
+        }
+        None
+    }
+}
+
 /// The game loop proper, generic over the game so the rules code is called directly.
 /// Returns `None` when stopped.
 fn referee<G: Game>(
     mut g: G,
     ctx: &Ctx,
     start_fen: &str,
-    engines: &mut [&mut Engine; 2],
+    players: &mut [&mut dyn Player; 2],
     moves: &mut Vec<MoveRecord>,
     restart: &mut [bool; 2],
 ) -> Option<Verdict> {
@@ -355,10 +490,7 @@ fn referee<G: Game>(
         })
     });
     let mut texts: Vec<String> = Vec::new();
-    // Adjudication counters (cutechess semantics).
-    let mut draw_count = 0u32;
-    let mut resign_count = [0u32; 2];
-    let mut last_score: [Option<i32>; 2] = [None, None];
+    let mut adjudication = Adjudication::default();
     let mut chances = ChanceList::default();
     loop {
         if ctx.stop.load(Ordering::Relaxed) {
@@ -383,15 +515,12 @@ fn referee<G: Game>(
         let side = g.side_to_move();
         let spec = specs[side];
         let margin = spec.timemargin_ms.unwrap_or(0);
-        let eng = &mut *engines[side];
         let mut pos_cmd = format!("position fen {start_fen}");
         if !texts.is_empty() {
             pos_cmd.push_str(" moves ");
             pos_cmd.push_str(&texts.join(" "));
         }
         let go = go_line(&clocks, spec, side);
-        eng.drain();
-        let sent = eng.send(&pos_cmd).and_then(|_| eng.send(&go));
         let t0 = Instant::now();
         let allowed = match (&clocks[side], spec.movetime_ms) {
             (Some(c), _) => Some(c.remaining_ms.max(0) as u64 + margin),
@@ -403,11 +532,10 @@ fn referee<G: Game>(
                 Some(a) => a + cfg.stall_ms,
                 None => cfg.move_timeout_ms,
             });
-        let mut info = SearchInfo::default();
-        let answer = sent.and_then(|_| eng.wait_for("bestmove", deadline, |l| info.update(l)));
+        let answer = players[side].best_move(&pos_cmd, &go, deadline);
         let elapsed = t0.elapsed().as_millis() as u64;
-        let line = match answer {
-            Ok(l) => l,
+        let (line, info) = match answer {
+            Ok(a) => a,
             Err(err) => {
                 restart[side] = true;
                 return Some(misbehaviour(ctx, side, err, "bestmove"));
@@ -466,41 +594,10 @@ fn referee<G: Game>(
         texts.push(text);
 
         // Score adjudication, as cutechess does it: a move without a score resets.
-        let score = info.score.map(|s| s.cp());
-        last_score[side] = score;
-        if let Some(d) = cfg.draw {
-            match score {
-                Some(s) if s.abs() <= d.score => draw_count += 1,
-                _ => draw_count = 0,
-            }
-            if (texts.len() as u32) / 2 >= d.movenumber && draw_count >= 2 * d.movecount {
-                return Some(Verdict::draw(
-                    format!(
-                        "adjudication, scores within {:.2} for {} moves",
-                        d.score as f64 / 100.0,
-                        d.movecount
-                    ),
-                    Termination::Adjudication,
-                ));
-            }
-        }
-        if let Some(r) = cfg.resign {
-            let agrees = !r.twosided || last_score[1 - side].is_some_and(|o| o >= r.score);
-            match score {
-                Some(s) if s <= -r.score && agrees => resign_count[side] += 1,
-                _ => resign_count[side] = 0,
-            }
-            if resign_count[side] >= r.movecount {
-                return Some(Verdict::win(
-                    1 - side,
-                    format!(
-                        "adjudication, {c}'s score at or below {:.2} for {} moves",
-                        -r.score as f64 / 100.0,
-                        r.movecount
-                    ),
-                    Termination::Adjudication,
-                ));
-            }
+        if let Some(v) =
+            adjudication.after_move(cfg, ctx, side, info.score.map(|s| s.cp()), texts.len())
+        {
+            return Some(v);
         }
     }
 }

@@ -6,6 +6,7 @@
 
 use super::Move;
 use super::geometry::*;
+use crate::game::{MAX_FULLMOVE, parse_counter};
 use std::fmt::Write as _;
 
 /// Side indices.
@@ -270,16 +271,7 @@ impl Board {
                 b.start_fullmove = 1;
             }
             Some(n) => {
-                let v: u32 = n
-                    .parse()
-                    .ok()
-                    .filter(|&v| {
-                        v >= 1 && n.bytes().all(|c| c.is_ascii_digit()) && !n.starts_with('0')
-                    })
-                    .ok_or_else(|| {
-                        format!("bad full-move number '{n}' (expected a whole number >= 1)")
-                    })?;
-                b.start_fullmove = v;
+                b.start_fullmove = parse_counter(n, "full-move number", 1, MAX_FULLMOVE)?;
                 b.fen_has_fullmove = true;
             }
         }
@@ -322,9 +314,11 @@ impl Board {
         s
     }
 
-    /// Full-move number: starts at the set-up's and grows after each Red move.
+    /// Full-move number: starts at the set-up's and grows after each Red move, up to
+    /// `MAX_FULLMOVE` (where it stays, so the FEN reads back).
     pub fn fullmove(&self) -> u32 {
-        self.start_fullmove + ((self.undo.len() + self.start_side) / 2) as u32
+        let played = ((self.undo.len() + self.start_side) / 2) as u64;
+        (self.start_fullmove as u64 + played).min(MAX_FULLMOVE as u64) as u32
     }
 
     /// The key computed from scratch (tests compare it with the incremental one).

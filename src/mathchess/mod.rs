@@ -1,4 +1,4 @@
-//! Math Chess (Cờ Toán): the rules of ../shared/rules/mathchess.md on a 9x11 board held
+//! Math Chess (Cờ Toán): the rules of docs/rules/mathchess.md on a 9x11 board held
 //! as u128 bitboards plus line words; move generation, bulk perft, FEN, Zobrist keys,
 //! the game's ends, and (in `eval`) the static evaluation, all behind `game::Game`.
 //!
@@ -151,8 +151,12 @@ impl Board {
         if n + m != bytes.len() {
             return Err(malformed());
         }
-        if let Some((_, why)) = self.decided() {
-            return Err(format!("illegal move '{s}': the game is over ({why})"));
+        // Every end of Math Chess is automatic, threefold repetition included.
+        if let Some(end) = self.game_over() {
+            return Err(format!(
+                "illegal move '{s}': the game is over ({})",
+                end.reason
+            ));
         }
         let mv = Move::new(from, to);
         let mut list = MoveList::new();

@@ -6,7 +6,7 @@ use super::format::{format_score, move_names};
 use super::options::{Settings, parse_setoption};
 use super::{build_position, check_spin};
 use crate::game::Game;
-use crate::search::{Bound, Info, Limits, Options, Report, Searcher};
+use crate::search::{self, Bound, Info, Limits, Options, Report, Searcher};
 use crate::variant::Variant;
 use std::io::Write;
 use std::time::Instant;
@@ -26,14 +26,14 @@ pub struct AnalyseArgs {
     /// included).
     #[arg(long)]
     pub moves: Option<String>,
-    /// Search to this depth (default: depth 10, at most 5 s).
-    #[arg(long)]
+    /// Search to this depth, 1..=120 (default: depth 10, at most 5 s).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=search::MAX_DEPTH as i64))]
     pub depth: Option<u32>,
-    /// Search for this many milliseconds.
-    #[arg(long)]
+    /// Search for this many milliseconds, 1..=86400000 (one day).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=search::MAX_TIME_MS))]
     pub movetime: Option<u64>,
-    /// Search this many nodes.
-    #[arg(long)]
+    /// Search this many nodes (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Number of principal variations (1..256).
     #[arg(long, default_value_t = 1)]
@@ -96,9 +96,15 @@ pub fn readable_info<G: Game>(pos: &G, info: &Info<G::Move>, multipv: usize) -> 
 
 /// The settings `tinh analyse` searches with: the flags, then each `--option`.
 fn settings(variant: Variant, args: &AnalyseArgs) -> Result<Settings, String> {
-    check_spin("MultiPV", args.multipv as i64)?;
-    check_spin("Threads", args.threads as i64)?;
-    check_spin("Hash", args.hash as i64)?;
+    // The flags share the options' ranges.
+    for (flag, option, value) in [
+        ("--multipv", "MultiPV", args.multipv),
+        ("--threads", "Threads", args.threads),
+        ("--hash", "Hash", args.hash),
+    ] {
+        let value = i64::try_from(value).unwrap_or(i64::MAX);
+        check_spin(option, value).map_err(|e| format!("{flag}: {e}"))?;
+    }
     let mut settings = Settings::new(variant);
     settings.multipv = args.multipv;
     settings.threads = args.threads;
@@ -120,9 +126,6 @@ fn settings(variant: Variant, args: &AnalyseArgs) -> Result<Settings, String> {
 }
 
 pub fn run(variant: Variant, args: AnalyseArgs) -> Result<(), String> {
-    if args.depth == Some(0) || args.nodes == Some(0) || args.movetime == Some(0) {
-        return Err("the depth, movetime or nodes limit must be at least 1".into());
-    }
     let settings = settings(variant, &args)?;
     let variant = settings.variant;
     let moves: Vec<&str> = args

@@ -4,6 +4,7 @@
 
 use super::bitboard::*;
 use super::position::*;
+use crate::game::{MAX_FULLMOVE, parse_counter};
 
 pub const START_REVEAL: &str =
     "xxxxkxxx/xxxxxxxx/8/8/8/8/XXXXXXXX/XXXXKXXX w KQkq - 0 1 Q1R2B2N2P8q1r2b2n2p8";
@@ -214,16 +215,13 @@ pub fn parse(fen: &str, chess: bool) -> Result<Pos, String> {
         }
         p.ep = ep as u8;
     }
-    let num = |i: usize, name: &str, default: u16| -> Result<u16, String> {
-        match fields.get(i) {
-            None => Ok(default),
-            Some(s) => s
-                .parse::<u16>()
-                .map_err(|_| format!("FEN {name} '{s}': not a number")),
-        }
-    };
-    p.half = num(4, "half-move clock", 0)?;
-    p.fullmove = num(5, "move number", 1)?.max(1);
+    // The 75-move rule ends every game at a clock of 150, so no position has more.
+    if let Some(s) = fields.get(4) {
+        p.half = parse_counter(s, "FEN half-move clock", 0, MAX_HALFMOVE as u32)? as u16;
+    }
+    if let Some(s) = fields.get(5) {
+        p.fullmove = parse_counter(s, "FEN full-move number", 1, MAX_FULLMOVE)?;
+    }
     if fields.len() == 5 {
         return Err(format!("FEN '{fen}': half-move clock without move number"));
     }

@@ -1,6 +1,7 @@
-//! Reveal Chess and standard chess (`chess` = nothing face-down): the `Game`
-//! implementation over `position::Pos` (8x8 u64 bitboards, shells and pools, legal move
-//! generation with pins, copy-make with an undo stack), notation, draws, and the fast perft.
+//! Reveal Chess and standard chess (`chess` = nothing face-down), as in
+//! docs/rules/revealchess.md: the `Game` implementation over `position::Pos` (8x8 u64
+//! bitboards, shells and pools, legal move generation with pins, copy-make with an undo
+//! stack), notation, draws, and the fast perft.
 //! Submodules: `bitboard` (attack tables), `position` (rules core), `fen`, `eval`.
 
 pub mod bitboard;
@@ -267,7 +268,7 @@ impl Game for Board {
         fen::format(&self.pos, self.chess)
     }
     fn fullmove_number(&self) -> u32 {
-        self.pos.fullmove as u32
+        self.pos.fullmove
     }
     fn side_to_move(&self) -> usize {
         self.pos.side as usize
@@ -369,7 +370,7 @@ impl Game for Board {
                 GameEnd::automatic(Outcome::Draw, "stalemate")
             });
         }
-        if self.pos.half >= 150 {
+        if self.pos.half >= MAX_HALFMOVE {
             return Some(GameEnd::automatic(Outcome::Draw, "75-move rule"));
         }
         if self.pos.insufficient_material() {
@@ -435,6 +436,10 @@ impl Game for Board {
         }
         let from = fen::parse_square(&s[0..2]).ok_or_else(bad)?;
         let to = fen::parse_square(&s[2..4]).ok_or_else(bad)?;
+        // No move after an end that happens by itself (protocol.md 8.1).
+        if let Some(end) = self.game_over() {
+            return Err(format!("'{s}': the game is over ({})", end.reason));
+        }
         let promo = match s.as_bytes().get(4) {
             None => 0,
             Some(&c) => match c {
@@ -519,5 +524,9 @@ impl Game for Board {
 
     fn perft(&mut self, depth: u32) -> u64 {
         self.pos.perft(depth)
+    }
+    /// The legal-move tree only: the 75-move rule and dead positions do not end it.
+    fn perft_ends_here(&self) -> bool {
+        false
     }
 }

@@ -6,7 +6,11 @@
 
 use super::Move;
 use super::bitboard::*;
-use crate::game::MoveList;
+use crate::game::{MAX_FULLMOVE, MoveList};
+
+/// The half-move clock at which the 75-move rule ends the game (150 plies): the largest
+/// a FEN may give.
+pub const MAX_HALFMOVE: u16 = 150;
 
 pub const PAWN: usize = 0;
 pub const KNIGHT: usize = 1;
@@ -73,7 +77,7 @@ pub fn shell_of(c: usize, sq: usize) -> Option<usize> {
 pub struct Zobrist {
     pub piece: [[[u64; 64]; 6]; 2],
     pub fd: [u64; 64],
-    /// pool[c][i][n]: type i of colour c's pool holds n; n = 0 hashes as 0 so standard
+    /// `pool[c][i][n]`: type i of colour c's pool holds n; n = 0 hashes as 0 so standard
     /// chess keys carry no pool terms.
     pub pool: [[[u64; 9]; 5]; 2],
     pub castle: [u64; 16],
@@ -319,11 +323,13 @@ pub struct Pos {
     pub ep: u8,
     /// The en-passant square hashed into `key`: `ep` only when a legal capture exists.
     pub key_ep: u8,
-    /// Plies since the last capture, pawn move or reveal.
+    /// Plies since the last capture, pawn move or reveal: at most `MAX_HALFMOVE` in a
+    /// game (the 75-move rule ends it there); it saturates rather than wraps beyond.
     pub half: u16,
     /// Plies since the last irreversible move or null move: the repetition window.
     pub rep: u16,
-    pub fullmove: u16,
+    /// 1..=`MAX_FULLMOVE`: it stays at the maximum rather than wrap.
+    pub fullmove: u32,
     pub key: u64,
 }
 
@@ -508,8 +514,8 @@ impl Pos {
         let old_ep = self.ep;
         self.ep = NO_SQ;
         self.key_ep = NO_SQ;
-        self.half += 1;
-        self.rep += 1;
+        self.half = self.half.saturating_add(1);
+        self.rep = self.rep.saturating_add(1);
 
         if captured != 0 {
             let ct = code_type(captured);
@@ -612,7 +618,7 @@ impl Pos {
         if pt == PAWN && nt == PAWN && from.abs_diff(to) == 16 {
             self.ep = ((from + to) / 2) as u8;
         }
-        if us == BLACK {
+        if us == BLACK && self.fullmove < MAX_FULLMOVE {
             self.fullmove += 1;
         }
         self.side ^= 1;
@@ -633,9 +639,9 @@ impl Pos {
         }
         self.ep = NO_SQ;
         self.key_ep = NO_SQ;
-        self.half += 1;
+        self.half = self.half.saturating_add(1);
         self.rep = 0;
-        if self.side == 1 {
+        if self.side == 1 && self.fullmove < MAX_FULLMOVE {
             self.fullmove += 1;
         }
         self.side ^= 1;
@@ -827,7 +833,7 @@ impl Pos {
     /// Rule-decided end before move generation: the 75-move rule (unless the side to move
     /// is checkmated: mate on the last move comes first) or insufficient material.
     pub fn immediate_draw(&self) -> bool {
-        (self.half >= 150 && !self.is_checkmate()) || self.insufficient_material()
+        (self.half >= MAX_HALFMOVE && !self.is_checkmate()) || self.insufficient_material()
     }
 
     pub fn has_legal_move(&self) -> bool {
@@ -869,13 +875,11 @@ impl Pos {
         }
     }
 
-    /// Fast perft (bulk counting at the last ply, copy-make, no hashing).
+    /// Fast perft (bulk counting at the last ply, copy-make, no hashing). It counts the
+    /// legal-move tree: the 75-move rule and dead positions do not end it.
     pub fn perft(&self, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
-        }
-        if self.immediate_draw_fast() {
-            return 0;
         }
         if depth == 1 {
             let mut c = Counter::new(self);
@@ -902,13 +906,6 @@ impl Pos {
             }
         }
         nodes
-    }
-
-    /// `immediate_draw` with the cheap tests first (perft calls it at every node).
-    #[inline(always)]
-    fn immediate_draw_fast(&self) -> bool {
-        (self.half >= 150 || (self.bb[PAWN] | self.bb[ROOK] | self.bb[QUEEN]) == 0)
-            && self.immediate_draw()
     }
 }
 

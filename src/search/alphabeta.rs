@@ -7,7 +7,7 @@
 
 use super::Bound;
 use super::ordering::{MAX_PLY, Picker};
-use super::tt::{TtBound, score_from_tt, score_to_tt};
+use super::tt::{TtBound, score_to_tt};
 use super::worker::Worker;
 use crate::eval::Evaluator;
 use crate::game::*;
@@ -262,14 +262,9 @@ impl<'a, G: Game> Worker<'a, G> {
         if let Some(h) = hit
             && !NT::PV
             && h.depth >= depth
+            && let Some(s) = h.cutoff(alpha, beta, ply)
         {
-            let s = score_from_tt(h.score, ply);
-            match h.bound {
-                TtBound::Exact => return s,
-                TtBound::Lower if s >= beta => return s,
-                TtBound::Upper if s <= alpha => return s,
-                _ => {}
-            }
+            return s;
         }
         let static_eval = if in_check {
             -INFINITY
@@ -288,20 +283,18 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         self.null_stack[ply + 1] = false;
 
-        let mut list = MoveList::new();
-        self.pos.generate_moves(&mut list);
-        if list.is_empty() {
+        let mut picker = Picker::empty();
+        self.pos.generate_moves(&mut picker.moves);
+        if picker.moves.is_empty() {
             return outcome_score(self.pos.no_moves_result(), ply);
         }
-        let mut picker = Picker::new(
+        picker.score_all(
             &self.pos,
             &self.eval,
-            list,
             tt_move,
             self.killers[ply],
             &self.history,
         );
-        let side = self.pos.side_to_move();
         let orig_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = G::Move::default();
@@ -323,24 +316,9 @@ impl<'a, G: Game> Worker<'a, G> {
             let turn = if searched == 0 {
                 Turn::First
             } else {
-                let reduce = self.features.lmr
-                    && depth >= self.params.lmr_min_depth
-                    && searched >= self.params.lmr_min_moves as usize + NT::PV as usize
-                    && !noisy
-                    && !in_check;
-                let reduction = if reduce {
-                    let mut r = self.lmr[(depth as usize).min(63)][searched.min(63)];
-                    r -= NT::PV as i32;
-                    r += cut_node as i32;
-                    r -= (self.history.get(side, self.pos.history_index(mv))
-                        / self.params.lmr_history_divisor)
-                        .clamp(-1, 1);
-                    r.clamp(0, depth - 2)
-                } else {
-                    0
-                };
+                let reduce = !noisy && !in_check;
                 Turn::Later {
-                    reduction,
+                    reduction: self.reduction::<NT>(depth, searched, mv, cut_node, reduce),
                     cut_node,
                 }
             };
@@ -389,6 +367,34 @@ impl<'a, G: Game> Worker<'a, G> {
             bound,
         );
         best
+    }
+
+    /// Late-move reduction of a later move (`searched` moves before it) at a node of
+    /// `depth`: by depth and move number, less at PV nodes and for moves with good
+    /// history, more where a cutoff is expected; none when `allowed` is false.
+    #[inline]
+    fn reduction<NT: NodeType>(
+        &self,
+        depth: i32,
+        searched: usize,
+        mv: G::Move,
+        cut_node: bool,
+        allowed: bool,
+    ) -> i32 {
+        if !allowed
+            || !self.features.lmr
+            || depth < self.params.lmr_min_depth
+            || searched < self.params.lmr_min_moves as usize + NT::PV as usize
+        {
+            return 0;
+        }
+        let side = self.pos.side_to_move();
+        let mut r = self.lmr[(depth as usize).min(63)][searched.min(63)];
+        r -= NT::PV as i32;
+        r += cut_node as i32;
+        r -= (self.history.get(side, self.pos.history_index(mv)) / self.params.lmr_history_divisor)
+            .clamp(-1, 1);
+        r.clamp(0, depth - 2)
     }
 
     /// Reverse futility and null-move pruning at a non-PV node not in check: a score to

@@ -5,7 +5,7 @@
 //! evaluations instead (`chance_static`).
 
 use super::alphabeta::{NonPv, Step, outcome_score};
-use super::tt::{TtBound, score_from_tt, score_to_tt};
+use super::tt::{TtBound, score_to_tt};
 use super::worker::Worker;
 use crate::eval::Evaluator;
 use crate::game::*;
@@ -53,14 +53,9 @@ impl<'a, G: Game> Worker<'a, G> {
         let ckey = chance_key(self.pos.key(), mv.to_u16());
         if let Some(hit) = self.shared.tt.probe(ckey)
             && hit.depth >= depth
+            && let Some(s) = hit.cutoff(alpha, beta, ply + 1)
         {
-            let s = score_from_tt(hit.score, ply + 1);
-            match hit.bound {
-                TtBound::Exact => return s,
-                TtBound::Lower if s >= beta => return s,
-                TtBound::Upper if s <= alpha => return s,
-                _ => {}
-            }
+            return s;
         }
         let mut outcomes = step.chances;
         // Likely outcomes first: they move the mean most, so cutoffs come sooner.

@@ -14,7 +14,7 @@ pub mod time;
 pub mod tt;
 pub mod worker;
 
-use crate::game::{Game, MATE, MATE_BOUND, Score};
+use crate::game::{Game, Score};
 use params::SearchParams;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
@@ -43,6 +43,12 @@ impl Default for Features {
         }
     }
 }
+
+/// The deepest iteration a search runs; deeper depth limits are clamped to it.
+pub const MAX_DEPTH: u32 = ordering::MAX_PLY as u32 - 8;
+/// The longest time (one day, in ms) a command-line flag may give: a move time, a clock,
+/// a timeout. Larger values are typing errors, not plans.
+pub const MAX_TIME_MS: u64 = 86_400_000;
 
 /// What `go` asked for. Times in milliseconds. `M` is the game's move type.
 #[derive(Clone, Debug)]
@@ -218,17 +224,6 @@ impl Control {
     }
     pub fn pondering(&self) -> bool {
         self.pondering.load(Ordering::Relaxed)
-    }
-}
-
-/// `score cp N` or `score mate N` (moves, negative when the side to move is mated).
-pub fn format_score(score: Score) -> String {
-    if score >= MATE_BOUND {
-        format!("mate {}", (MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        format!("mate -{}", (MATE + score) / 2)
-    } else {
-        format!("cp {score}")
     }
 }
 

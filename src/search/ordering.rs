@@ -4,6 +4,7 @@
 
 use crate::eval::Evaluator;
 use crate::game::{Game, GameMove, MoveList};
+use std::mem::MaybeUninit;
 
 pub const MAX_PLY: usize = 128;
 const TT_SCORE: i32 = 1 << 30;
@@ -37,26 +38,39 @@ impl History {
     }
 }
 
-/// Scored move list with selection-sort picking.
+/// Scored move list with selection-sort picking. It owns the list the moves are generated
+/// into (`moves`), so nothing is copied, and its scores are written only for the moves
+/// there are (`score_all`, `score_noisy`) before any is read.
 pub struct Picker<M: GameMove> {
     pub moves: MoveList<M>,
-    scores: [i32; crate::game::MAX_MOVES],
+    scores: [MaybeUninit<i32>; crate::game::MAX_MOVES],
     next: usize,
 }
 
 impl<M: GameMove> Picker<M> {
-    pub fn new<G: Game<Move = M>>(
+    /// An empty picker: generate into `moves`, then score.
+    #[inline(always)]
+    pub fn empty() -> Self {
+        Picker {
+            moves: MoveList::new(),
+            scores: [const { MaybeUninit::uninit() }; crate::game::MAX_MOVES],
+            next: 0,
+        }
+    }
+
+    /// Score every move: the table move, captures by the evaluation's MVV-LVA, killers,
+    /// then quiet moves by history.
+    pub fn score_all<G: Game<Move = M>>(
+        &mut self,
         pos: &G,
         eval: &G::Eval,
-        moves: MoveList<M>,
         tt_move: M,
         killers: [M; 2],
         history: &History,
-    ) -> Self {
-        let mut scores = [0i32; crate::game::MAX_MOVES];
+    ) {
         let side = pos.side_to_move();
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if m == tt_move {
+        for (i, &m) in self.moves.iter().enumerate() {
+            let s = if m == tt_move {
                 TT_SCORE
             } else if pos.is_noisy(m) {
                 NOISY_BASE + eval.noisy_order(pos, m)
@@ -67,36 +81,30 @@ impl<M: GameMove> Picker<M> {
             } else {
                 history.get(side, pos.history_index(m))
             };
-        }
-        Picker {
-            moves,
-            scores,
-            next: 0,
+            self.scores[i] = MaybeUninit::new(s);
         }
     }
 
-    /// Noisy moves only (quiescence), ordered by MVV-LVA.
-    pub fn noisy<G: Game<Move = M>>(
-        pos: &G,
-        eval: &G::Eval,
-        moves: MoveList<M>,
-        tt_move: M,
-    ) -> Self {
-        let mut scores = [0i32; crate::game::MAX_MOVES];
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if m == tt_move {
+    /// Score noisy moves only (quiescence): the table move, then MVV-LVA.
+    pub fn score_noisy<G: Game<Move = M>>(&mut self, pos: &G, eval: &G::Eval, tt_move: M) {
+        for (i, &m) in self.moves.iter().enumerate() {
+            let s = if m == tt_move {
                 TT_SCORE
             } else if pos.is_noisy(m) {
                 NOISY_BASE + eval.noisy_order(pos, m)
             } else {
                 0
             };
+            self.scores[i] = MaybeUninit::new(s);
         }
-        Picker {
-            moves,
-            scores,
-            next: 0,
-        }
+    }
+
+    #[inline(always)]
+    fn score(&self, i: usize) -> i32 {
+        debug_assert!(i < self.moves.len());
+        // SAFETY: `score_all`/`score_noisy` wrote a score for every move in the list, and
+        // `pick` reads only indices below its length.
+        unsafe { self.scores[i].assume_init() }
     }
 
     #[inline]
@@ -107,7 +115,7 @@ impl<M: GameMove> Picker<M> {
         }
         let mut best = self.next;
         for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
+            if self.score(i) > self.score(best) {
                 best = i;
             }
         }

@@ -4,7 +4,7 @@
 
 use super::alphabeta::outcome_score;
 use super::ordering::{MAX_PLY, Picker};
-use super::tt::{TtBound, score_from_tt, score_to_tt};
+use super::tt::{TtBound, score_to_tt};
 use super::worker::Worker;
 use crate::eval::Evaluator;
 use crate::game::*;
@@ -34,14 +34,8 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key);
-        if let Some(h) = hit {
-            let s = score_from_tt(h.score, ply);
-            match h.bound {
-                TtBound::Exact => return s,
-                TtBound::Lower if s >= beta => return s,
-                TtBound::Upper if s <= alpha => return s,
-                _ => {}
-            }
+        if let Some(s) = hit.and_then(|h| h.cutoff(alpha, beta, ply)) {
+            return s;
         }
         let in_check = qply < self.params.qsearch_check_plies as usize && self.pos.in_check();
         let mut best = -INFINITY;
@@ -56,17 +50,17 @@ impl<'a, G: Game> Worker<'a, G> {
             best = e;
             e
         };
-        let mut list = MoveList::new();
+        let mut picker = Picker::empty();
         if in_check {
-            self.pos.generate_moves(&mut list);
-            if list.is_empty() {
+            self.pos.generate_moves(&mut picker.moves);
+            if picker.moves.is_empty() {
                 return outcome_score(self.pos.no_moves_result(), ply);
             }
         } else {
-            self.pos.generate_noisy(&mut list);
+            self.pos.generate_noisy(&mut picker.moves);
         }
         let tt_move = hit.map_or(G::Move::default(), |h| G::Move::from_u16(h.mv));
-        let mut picker = Picker::noisy(&self.pos, &self.eval, list, tt_move);
+        picker.score_noisy(&self.pos, &self.eval, tt_move);
         let mut chances = ChanceList::default();
         let mut best_move = G::Move::default();
         while let Some(mv) = picker.pick() {

@@ -3,11 +3,10 @@
 //! worker keeps time, reports, and stops the others; the reported move comes from the
 //! worker that completed the deepest iteration.
 
-use super::ordering::MAX_PLY;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::{Shared, Worker};
-use super::{Bound, Control, Info, Limits, Options, Report, SearchResult};
+use super::{Bound, Control, Info, Limits, MAX_DEPTH, Options, Report, SearchResult};
 use crate::eval::Evaluator;
 use crate::game::*;
 use std::sync::atomic::AtomicU64;
@@ -41,10 +40,7 @@ pub fn run<G: Game>(
     if root.is_empty() {
         return SearchResult::default();
     }
-    let max_depth = limits
-        .depth
-        .unwrap_or(MAX_PLY as u32 - 8)
-        .clamp(1, MAX_PLY as u32 - 8);
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let threads = opts.threads.clamp(1, 1024);
     let weights = crate::eval::weights_for(pos, opts.eval_text.as_deref().map(|t| t.as_str()))
         .unwrap_or_else(|e| {

@@ -94,6 +94,21 @@ pub fn score_from_tt(score: Score, ply: usize) -> Score {
     }
 }
 
+impl TtHit {
+    /// The stored score, if it settles a search of (alpha, beta) at `ply` by itself: an
+    /// exact score, or a bound on the right side of the window.
+    #[inline]
+    pub fn cutoff(&self, alpha: Score, beta: Score, ply: usize) -> Option<Score> {
+        let s = score_from_tt(self.score, ply);
+        match self.bound {
+            TtBound::Exact => Some(s),
+            TtBound::Lower if s >= beta => Some(s),
+            TtBound::Upper if s <= alpha => Some(s),
+            _ => None,
+        }
+    }
+}
+
 impl TranspositionTable {
     pub fn new(mb: usize) -> Self {
         let n = ((mb.max(1) << 20) / std::mem::size_of::<Cluster>()).max(1);
