@@ -292,6 +292,18 @@ impl Drop for Driver {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // A browser whose session could not be closed would outlive its driver: end the
+        // processes of this test's own profile, and only those.
+        let mark = format!("--user-data-dir={}", self.profile.display());
+        for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else {
+                continue;
+            };
+            if cmd.split(|&b| b == 0).any(|arg| arg == mark.as_bytes()) {
+                let pid = e.file_name().to_string_lossy().into_owned();
+                let _ = Command::new("kill").args(["-9", &pid]).status();
+            }
+        }
         let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
