@@ -103,7 +103,8 @@ search_params! {
     /// Time: moves to go are counted at most this high.
     time_max_moves_to_go: "TimeMaxMovesToGo" = 50, 1..=200;
     /// Time: the clock's reserve, never planned, in Move Overheads: room for the stalls
-    /// of a loaded machine (measured up to about 500 ms), not only for the pipe's delay.
+    /// of a loaded machine (a few hundred ms; rarely up to 900 ms measured at load 15 on
+    /// 2 cores), not only for the pipe's delay.
     time_reserve_overheads: "TimeReserveOverheads" = 12, 1..=100;
     /// Time: percent of the increment added to each move's share.
     time_increment_percent: "TimeIncrementPercent" = 75, 0..=100;
