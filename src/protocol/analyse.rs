@@ -41,7 +41,7 @@ pub struct AnalyseArgs {
     /// Search threads (1..256).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Transposition table size in MiB (1..65536).
+    /// Transposition table size in MiB (1..=half the machine's memory, as the Hash option).
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
     /// Set an engine option as `setoption` would, e.g. `--option PointTarget=20` (a Math
@@ -160,16 +160,14 @@ pub fn run(variant: Variant, args: AnalyseArgs) -> Result<(), String> {
         )
     };
     let opts = settings.search_options();
-    let show = Show {
-        hash_mb: settings.hash_mb,
-        stats: args.stats,
-    };
-    with_game!(&pos, g => analyse(g, variant, &what, &limits.with_searchmoves(Vec::new()), &opts, &show))
+    let searcher = Searcher::try_new(settings.hash_mb)
+        .map_err(|e| format!("--hash {}: {e}", settings.hash_mb))?;
+    let show = Show { stats: args.stats };
+    with_game!(&pos, g => analyse(g, variant, &what, &limits.with_searchmoves(Vec::new()), &opts, &searcher, &show))
 }
 
 /// How the analysis is shown, apart from the search's settings.
 struct Show {
-    hash_mb: usize,
     stats: bool,
 }
 
@@ -179,9 +177,9 @@ fn analyse<G: Game>(
     what: &str,
     limits: &Limits<G::Move>,
     opts: &Options,
+    searcher: &Searcher,
     show: &Show,
 ) -> Result<(), String> {
-    let hash_mb = show.hash_mb;
     let out = std::io::stdout();
     let say = |s: &str| {
         let mut o = out.lock();
@@ -203,11 +201,11 @@ fn analyse<G: Game>(
         format!("scores from {stm}'s view")
     };
     say(&format!(
-        "Analysing {variant} ({stm} to move): {what}, {} thread{}, {hash_mb} MiB hash, {scores}",
+        "Analysing {variant} ({stm} to move): {what}, {} thread{}, {} MiB hash, {scores}",
         opts.threads,
         if opts.threads == 1 { "" } else { "s" },
+        searcher.hash_mb(),
     ));
-    let searcher = Searcher::new(hash_mb);
     let start = Instant::now();
     let multipv = opts.multipv;
     // The outcomes of the best line's first move, as the last iteration valued them.
