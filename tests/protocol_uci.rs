@@ -1138,6 +1138,43 @@ fn analyse_prints_board_iterations_and_best_move() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("error"));
 }
 
+/// From the Reveal Chess start every move reveals: the analysis labels its scores as
+/// expected values and ends with the best move's value broken down by reveal, one row per
+/// type in the pool whose probabilities add up to the whole pool.
+#[test]
+fn analyse_breaks_a_revealing_best_move_down_by_outcome() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tinh"))
+        .args(["analyse", "--variant", "revealchess", "--depth", "3"])
+        .output()
+        .expect("run analyse");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("scores are expected values"), "{text}");
+    let best = text
+        .lines()
+        .find_map(|l| l.strip_prefix("best move: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(best.contains("expected score"), "{best}");
+    let mv = best.split([',', ' ']).next().unwrap();
+    let head = format!("{mv} by outcome (depth 3)");
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with(&head))
+        .skip(2)
+        .collect();
+    assert_eq!(table.len(), 5, "one row per reveal type: {text}");
+    let mut sum = 0;
+    for row in &table {
+        let f: Vec<&str> = row.split_whitespace().collect();
+        assert!(f[0].starts_with(mv) && f[0].len() == mv.len() + 1, "{row}");
+        let (w, t) = f[1].split_once('/').unwrap_or_else(|| panic!("{row}"));
+        assert_eq!(t, "15", "{row}");
+        sum += w.parse::<u32>().unwrap();
+        assert!(f.len() >= 5, "a value and a continuation: {row}");
+    }
+    assert_eq!(sum, 15, "{text}");
+}
+
 // ----- python-chess ----------------------------------------------------------------------
 
 /// python-chess's `chess.engine` plays a game against Tinh in chess mode: the handshake,

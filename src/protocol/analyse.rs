@@ -155,7 +155,7 @@ pub fn run(variant: Variant, args: AnalyseArgs) -> Result<(), String> {
         limits.depth = Some(DEFAULT_DEPTH);
         limits.movetime = Some(DEFAULT_TIME_CAP_MS);
         format!(
-            "depth {DEFAULT_DEPTH} (at most {} s)",
+            "until depth {DEFAULT_DEPTH} or {} s, whichever comes first",
             DEFAULT_TIME_CAP_MS / 1000
         )
     };
@@ -216,7 +216,9 @@ fn analyse<G: Game>(
             if show.stats && info.multipv == 1 {
                 say(&format!("  nodes: {}", info.stats.summary()));
             }
-            if info.multipv == 1 {
+            // A new exact line replaces the breakdown; a bound line (an aspiration fail)
+            // has none, and the last exact one still stands.
+            if info.multipv == 1 && info.bound == Bound::Exact {
                 outcomes.lock().unwrap_or_else(|e| e.into_inner()).clear();
             }
         }
