@@ -116,8 +116,8 @@ const REVEAL_PERFT_BENCH: [(&str, u32); 1] = [(fen::START_REVEAL, 4)];
 #[derive(Clone, Debug)]
 pub struct Board {
     pos: Pos,
-    /// Positions before each move made (copy-make undo stack; also the repetition history).
-    hist: Vec<Pos>,
+    /// Undo records of the moves made (also the repetition history: their keys).
+    hist: Vec<Undo>,
     chess: bool,
 }
 
@@ -290,12 +290,12 @@ impl Game for Board {
     fn make(&mut self, mv: Move, outcome: u8) {
         debug_assert!(!mv.is_null());
         debug_assert_eq!(self.pos.is_reveal(mv.0), outcome != NO_OUTCOME);
-        self.hist.push(self.pos);
-        self.pos.make::<true>(mv.0, outcome);
+        let u = self.pos.make_undo(mv.0, outcome);
+        self.hist.push(u);
     }
     fn unmake(&mut self) {
-        if let Some(p) = self.hist.pop() {
-            self.pos = p;
+        if let Some(u) = self.hist.pop() {
+            self.pos.unmake(&u);
         }
     }
     fn null_move_ok(&self) -> bool {
@@ -304,8 +304,8 @@ impl Game for Board {
         !p.in_check() && p.col[us] & !(p.bb[PAWN] | p.bb[KING]) != 0
     }
     fn make_null(&mut self) {
-        self.hist.push(self.pos);
-        self.pos.make_null();
+        let u = self.pos.make_null_undo();
+        self.hist.push(u);
     }
     fn unmake_null(&mut self) {
         self.unmake();
