@@ -114,29 +114,6 @@ pub struct Pos {
     pub key: u64,
 }
 
-/// What `make` destroys, for `unmake`: the move, the pieces on its squares before it,
-/// the reveal outcome, and the fields `make` overwrites (the key before the move also
-/// serves the repetition check).
-#[derive(Clone, Copy, Debug)]
-pub struct Undo {
-    pub key: u64,
-    pub fd: Bb,
-    pub fullmove: u32,
-    pub half: u16,
-    pub rep: u16,
-    /// The move; 0 for a null move.
-    pub m: u16,
-    /// Piece codes on the from and to squares before the move (a face-down piece as its
-    /// shell).
-    pub moved: u8,
-    pub captured: u8,
-    pub castle: u8,
-    pub ep: u8,
-    pub key_ep: u8,
-    /// Pool index + 1 of the revealed type, or 0.
-    pub outcome: u8,
-}
-
 impl Pos {
     pub fn empty() -> Pos {
         Pos {
@@ -450,81 +427,6 @@ impl Pos {
         }
         self.side ^= 1;
         self.key ^= z.side;
-    }
-
-    /// Play a legal move (`make::<true>`) and return what it destroys, for `unmake`.
-    #[inline(always)]
-    pub fn make_undo(&mut self, m: u16, outcome: u8) -> Undo {
-        let u = self.undo_record(m, outcome);
-        self.make::<true>(m, outcome);
-        u
-    }
-
-    /// `make_null` with its undo record (move 0).
-    pub fn make_null_undo(&mut self) -> Undo {
-        let u = self.undo_record(0, 0);
-        self.make_null();
-        u
-    }
-
-    #[inline(always)]
-    fn undo_record(&self, m: u16, outcome: u8) -> Undo {
-        Undo {
-            key: self.key,
-            fd: self.fd,
-            fullmove: self.fullmove,
-            half: self.half,
-            rep: self.rep,
-            m,
-            moved: self.sq[mv_from(m)],
-            captured: self.sq[mv_to(m)],
-            castle: self.castle,
-            ep: self.ep,
-            key_ep: self.key_ep,
-            outcome,
-        }
-    }
-
-    /// Take back the move of `u`, the last one made: every field as it was before it.
-    #[inline(always)]
-    pub fn unmake(&mut self, u: &Undo) {
-        self.side ^= 1;
-        if u.m != 0 {
-            let us = self.side as usize;
-            let them = us ^ 1;
-            let (from, to) = (mv_from(u.m), mv_to(u.m));
-            let pt = code_type(u.moved);
-            if pt == KING && from.abs_diff(to) == 2 {
-                let (rf, rt) = if to > from {
-                    (from + 3, from + 1)
-                } else {
-                    (from - 4, from - 1)
-                };
-                // A face-down corner piece is a rook shell; a revealed one kept its type.
-                let rtype = code_type(self.sq[rt]);
-                self.remove(us, rtype, rt);
-                self.put(us, if u.fd & bit(rf) != 0 { ROOK } else { rtype }, rf);
-            }
-            self.remove(us, code_type(self.sq[to]), to);
-            self.put(us, pt, from);
-            if u.captured != 0 {
-                self.put(them, code_type(u.captured), to);
-            } else if pt == PAWN && to as u8 == u.ep && u.fd & bit(from) == 0 {
-                let cap = if us == WHITE { to - 8 } else { to + 8 };
-                self.put(them, PAWN, cap);
-            }
-            if u.outcome != 0 {
-                self.pool[us][u.outcome as usize - 1] += 1;
-            }
-        }
-        self.fd = u.fd;
-        self.castle = u.castle;
-        self.ep = u.ep;
-        self.key_ep = u.key_ep;
-        self.half = u.half;
-        self.rep = u.rep;
-        self.fullmove = u.fullmove;
-        self.key = u.key;
     }
 
     /// Rule-decided end before move generation: the 75-move rule (unless the side to move
