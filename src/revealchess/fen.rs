@@ -74,7 +74,7 @@ fn parse_pools(f: &str) -> Result<[[u8; 5]; 2], String> {
 /// A position from a FEN (six fields in chess, seven in Reveal Chess: the pools last),
 /// checked field by field and then as a whole.
 pub fn parse(fen: &str, chess: bool) -> Result<Pos, String> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
     if fields.len() < 4 {
         return Err(format!(
             "FEN '{fen}' has {} fields; expected at least board, side, castling, en passant",

@@ -309,10 +309,24 @@ fn stop_flag_ends_an_infinite_search() {
 }
 
 #[test]
-fn score_formatting() {
-    assert_eq!(format_score(35), "cp 35");
-    assert_eq!(format_score(MATE - 1), "mate 1");
-    assert_eq!(format_score(MATE - 3), "mate 2");
-    assert_eq!(format_score(-(MATE - 2)), "mate -1");
-    assert_eq!(format_score(-(MATE - 4)), "mate -2");
+fn a_table_size_that_cannot_be_had_keeps_the_old_table() {
+    let searcher = Searcher::new(2);
+    let limits = Limits {
+        depth: Some(4),
+        ..Default::default()
+    };
+    searcher.search(&TreeGame::new(5), &limits, &Options::default(), &|_| {});
+    let used = searcher.hashfull();
+    assert!(used > 0);
+    // 2^40 MiB: more than any machine has (refused before anything is allocated).
+    let e = searcher.set_hash(1 << 40).unwrap_err();
+    assert!(e.contains("MiB"), "{e}");
+    assert_eq!(searcher.hash_mb(), 2);
+    assert_eq!(
+        searcher.hashfull(),
+        used,
+        "the old table's contents are kept"
+    );
+    searcher.set_hash(1).unwrap();
+    assert_eq!((searcher.hash_mb(), searcher.hashfull()), (1, 0));
 }
