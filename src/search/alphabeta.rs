@@ -240,12 +240,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return alpha;
         }
         let in_check = self.pos.in_check();
-        let depth =
-            if in_check && (ply as i32) < self.params.check_extension_factor * self.root_depth {
-                depth.max(0) + 1
-            } else {
-                depth
-            };
+        let depth = self.extended(depth, in_check, ply);
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, 0);
         }
@@ -351,22 +346,27 @@ impl<'a, G: Game> Worker<'a, G> {
             // Every move was pruned: fall back to the static eval as an upper bound.
             return static_eval.min(alpha);
         }
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else if best > orig_alpha {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
         self.shared.tt.store(
             key,
             best_move.to_u16(),
             score_to_tt(best, ply),
             if in_check { 0 } else { static_eval },
             depth,
-            bound,
+            TtBound::of(best, orig_alpha, beta),
         );
         best
+    }
+
+    /// The depth of a node with its check extension: in check one ply more (and at least
+    /// 1, so quiescence never meets a check at the horizon), while the ply is below
+    /// `CheckExtensionFactor` times the root depth (checks cannot extend without end).
+    #[inline]
+    fn extended(&self, depth: i32, in_check: bool, ply: usize) -> i32 {
+        if in_check && (ply as i32) < self.params.check_extension_factor * self.root_depth {
+            depth.max(0) + 1
+        } else {
+            depth
+        }
     }
 
     /// Late-move reduction of a later move (`searched` moves before it) at a node of

@@ -19,16 +19,6 @@ fn chance_key(pos_key: u64, mv: u16) -> u64 {
     pos_key ^ z ^ (z >> 31) ^ 0x5A5A_C4A7_CE00_0001
 }
 
-fn bound_of(v: Score, alpha: Score, beta: Score) -> TtBound {
-    if v <= alpha {
-        TtBound::Upper
-    } else if v >= beta {
-        TtBound::Lower
-    } else {
-        TtBound::Exact
-    }
-}
-
 impl<'a, G: Game> Worker<'a, G> {
     /// Expectimax over the outcomes of the step's move, weights = chance counts.
     ///
@@ -209,11 +199,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 (-INFINITY, -bound)
             };
             let (v, _) = self.chance_decisive(mv, outcomes, depth, l, h, ply);
-            return (v, bound_of(v, alpha, beta));
+            return (v, TtBound::of(v, alpha, beta));
         }
         // Every outcome is exact here (a bound crossing the window returned above).
         let v = sum_lo.div_euclid(total) as Score;
-        (v, bound_of(v, alpha, beta))
+        (v, TtBound::of(v, alpha, beta))
     }
 
     /// The chance node when the window lies beyond the clamped range (alpha >= B or
@@ -258,7 +248,7 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             lo.clamp(-bound, bound)
         };
-        (v, bound_of(v, alpha, beta))
+        (v, TtBound::of(v, alpha, beta))
     }
 
     /// A chance move inside quiescence: the weighted mean of the static evaluations after
