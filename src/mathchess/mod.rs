@@ -13,6 +13,7 @@ pub mod board;
 pub mod eval;
 pub mod geometry;
 pub mod movegen;
+pub mod weights;
 
 pub use board::{BLUE, Board, EMPTY, RED, START_FEN, code_num, code_side, piece_code};
 

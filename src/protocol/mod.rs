@@ -221,12 +221,15 @@ impl Engine {
         let opt = parse_setoption(args)?;
         // One rule for every option: settings change between searches only.
         self.idle_searcher("setoption")?;
-        self.settings.apply(&opt);
+        self.settings.apply(&opt)?;
         match opt {
             SetOption::Variant(v) => {
                 self.pos = v.startpos();
                 self.pos.set_rule_options(&self.settings.rules);
                 self.out.send(&self.variant_line());
+                if let Some(line) = self.settings.recheck_eval_file() {
+                    self.out.send(&format!("info string {line}"));
+                }
             }
             SetOption::Hash(mb) => self.searcher.set_hash(mb),
             SetOption::ClearHash => self.searcher.clear(),

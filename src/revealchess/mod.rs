@@ -5,9 +5,11 @@
 //! Submodules: `bitboard` (attack tables), `position` (rules core), `fen`, `eval`.
 
 pub mod bitboard;
+pub mod chess_weights;
 pub mod eval;
 pub mod fen;
 pub mod position;
+pub mod reveal_weights;
 
 use crate::game::*;
 use bitboard::*;
