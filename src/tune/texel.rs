@@ -52,8 +52,9 @@ pub struct TuneArgs {
     /// Start from this weights text instead of the compiled-in weights.
     #[arg(long, value_name = "FILE")]
     pub eval: Option<String>,
-    /// Rounds (each re-measures the evaluation at the current weights), 1..=100.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=100))]
+    /// Rounds (each re-measures the evaluation at the current weights), 0..=100; 0 only
+    /// measures the loss of the starting weights.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub rounds: u32,
     /// Epochs per round (full passes over the positions, one Adam step each), 1..=100000.
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=100_000))]
