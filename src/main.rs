@@ -1,5 +1,7 @@
 //! Command line: the protocol loop by default; perft, bench, analyse, match, genopenings,
-//! datagen and tune.
+//! datagen, tune, and serve (the board in a web browser, `serve/`).
+
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -69,6 +71,8 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Serve a board to play on in a web browser (http://127.0.0.1:8080/ by default).
+    Serve(serve::ServeArgs),
     /// Generate a balanced opening suite (`tinh genopenings --help`).
     #[command(disable_help_flag = true)]
     Genopenings {
@@ -106,6 +110,7 @@ fn main() -> ExitCode {
         }) => run_bench(depth, perft, &params, cli.variant),
         Some(Command::Analyse(args)) => tinh::protocol::analyse::run(variant, args),
         Some(Command::Match { args }) => tinh::arena::run_match_cli(&with_variant(args, variant)),
+        Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Genopenings { args }) => {
             tinh::arena::genopenings_cli(&with_variant(args, variant))
         }
