@@ -285,6 +285,11 @@ fn tune<G: Game>(
             .zip(&delta)
             .map(|(w, d)| (w + d).round() as i32)
             .collect();
+        if flat == weights.to_flat() {
+            // The next round would measure the same weights and repeat this one exactly.
+            eprintln!("tune: round {} changed no weight: done", round + 1);
+            break;
+        }
         weights.set_flat(&flat);
         write_outputs(args, &weights, &summary)?;
     }
