@@ -10,6 +10,8 @@ pub mod eval;
 pub mod game;
 pub mod mathchess;
 pub mod perft;
+pub mod progress;
 pub mod protocol;
 pub mod revealchess;
 pub mod search;
+pub mod tune;

@@ -1,5 +1,5 @@
 //! Command line: the protocol loop by default; perft, bench, analyse, match, genopenings,
-//! and serve (the board in a web browser, `serve/`).
+//! datagen, tune, and serve (the board in a web browser, `serve/`).
 
 mod serve;
 
@@ -78,6 +78,11 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Play self-play games at a fixed node budget and record every position with its
+    /// search score and the game's result (the data `tune` fits to).
+    Datagen(tinh::tune::datagen::DatagenArgs),
+    /// Fit the evaluation weights of the data's game to self-play data (Texel tuning).
+    Tune(tinh::tune::texel::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -108,6 +113,8 @@ fn main() -> ExitCode {
         Some(Command::Genopenings { args }) => {
             tinh::arena::genopenings_cli(&with_variant(args, variant))
         }
+        Some(Command::Datagen(args)) => tinh::tune::datagen::run(variant, args),
+        Some(Command::Tune(args)) => tinh::tune::texel::run(cli.variant, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

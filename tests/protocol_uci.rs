@@ -365,6 +365,7 @@ fn uci_handshake_lists_id_options_and_variant() {
         "option name Ponder type check default false",
         "option name Move Overhead type spin default 50 min 0 max 5000",
         "option name PointTarget type spin default 0 min 0 max 45",
+        "option name EvalFile type string default <empty>",
     ] {
         assert!(has(o), "missing '{o}' in {lines:?}");
     }
@@ -390,6 +391,60 @@ fn uci_handshake_lists_id_options_and_variant() {
     )));
     assert_eq!(t.sync(), Vec::<String>::new());
     t.quit();
+}
+
+/// The `Static evaluation:` line of the `eval` command.
+fn static_eval(t: &mut Tinh) -> String {
+    t.send("eval");
+    let lines = t.sync();
+    match lines.iter().find(|l| l.starts_with("Static evaluation: ")) {
+        Some(l) => l.clone(),
+        None => t.fail(&format!("no static evaluation in {lines:?}")),
+    }
+}
+
+#[test]
+fn eval_file_loads_weights_and_a_bad_one_changes_nothing() {
+    let dir = std::env::temp_dir().join(format!("tinh-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("chess.txt");
+    std::fs::write(&good, "# a tuned set\ntempo = 40\n").unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "tempo = 40\nno_such_weight = 1\n").unwrap();
+    let mut t = Tinh::start(&[]);
+    t.send("setoption name UCI_Variant value chess");
+    t.sync();
+    let compiled = static_eval(&mut t);
+    t.silent(&format!("setoption name EvalFile value {}", good.display()));
+    let loaded = static_eval(&mut t);
+    assert_eq!(
+        loaded,
+        "Static evaluation: 40 cp (+0.40) from the side to move's view (White); units are centipawns, Diff is White minus Black"
+    );
+    assert_ne!(loaded, compiled);
+    // A bad file or a missing one: one error line, and the loaded weights stay.
+    let e = t.rejected(&format!("setoption name EvalFile value {}", bad.display()));
+    assert!(e.contains("no_such_weight"), "{e}");
+    t.rejected("setoption name EvalFile value /no/such/file.txt");
+    assert_eq!(static_eval(&mut t), loaded);
+    // Math Chess has no `tempo`: the chess file is dropped, and the line says so.
+    t.send("setoption name UCI_Variant value mathchess");
+    let lines = t.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile ") && l.contains("compiled-in")),
+        "{lines:?}"
+    );
+    t.send("setoption name UCI_Variant value chess");
+    t.sync();
+    assert_eq!(static_eval(&mut t), compiled);
+    // An empty value goes back to the compiled-in weights.
+    t.silent(&format!("setoption name EvalFile value {}", good.display()));
+    t.silent("setoption name EvalFile value");
+    assert_eq!(static_eval(&mut t), compiled);
+    t.quit();
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

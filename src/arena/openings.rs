@@ -167,8 +167,9 @@ pub fn parse_gen_args(args: &[String]) -> Result<Option<GenConfig>, String> {
     Ok(Some(cfg))
 }
 
-/// Play `plies` random legal plies from the start; `None` if the game ended on the way.
-fn random_walk<G: Game>(mut g: G, plies: usize, rng: &mut StdRng) -> Option<G> {
+/// Play `plies` random legal plies from `g` (reveals drawn by weight); `None` if the game
+/// ended on the way.
+pub fn random_walk<G: Game>(mut g: G, plies: usize, rng: &mut StdRng) -> Option<G> {
     let mut list = MoveList::new();
     let mut chances = ChanceList::default();
     for _ in 0..plies {

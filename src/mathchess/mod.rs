@@ -14,6 +14,7 @@ pub mod eval;
 pub mod explain;
 pub mod geometry;
 pub mod movegen;
+pub mod weights;
 
 pub use board::{BLUE, Board, EMPTY, RED, START_FEN, code_num, code_side, piece_code};
 

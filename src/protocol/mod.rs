@@ -318,12 +318,15 @@ impl Engine {
                 format!("setoption: option 'Hash' value {mb}: {e}; the {old} MiB table is kept")
             })?;
         }
-        self.settings.apply(&opt);
+        self.settings.apply(&opt)?;
         match opt {
             SetOption::Variant(v) => {
                 self.pos = v.startpos();
                 self.pos.set_rule_options(&self.settings.rules);
                 self.out.send(&self.variant_line());
+                if let Some(line) = self.settings.recheck_eval_file() {
+                    self.out.send(&format!("info string {line}"));
+                }
             }
             SetOption::ClearHash => self.searcher.clear(),
             // A rule setting applies to the current position too, as if it had been set

@@ -12,10 +12,18 @@ use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug)]
 enum OptKind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
     Combo,
+    /// A UCI string option whose default is empty (`default <empty>`).
+    Text,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -72,6 +80,11 @@ const OPTIONS: &[OptSpec] = &[
             min: 0,
             max: 5000,
         },
+    },
+    // A weights text (`tinh tune --out`) over the game's compiled-in evaluation weights.
+    OptSpec {
+        name: "EvalFile",
+        kind: OptKind::Text,
     },
     // Search features, on by default; switched off only to measure what each is worth
     // (Tinh against itself without it, see README).
@@ -175,6 +188,7 @@ pub fn option_lines(start_variant: Variant) -> String {
                 format!("option name {} type check default {default}", o.name)
             }
             OptKind::Button => format!("option name {} type button", o.name),
+            OptKind::Text => format!("option name {} type string default <empty>", o.name),
             OptKind::Combo => {
                 let vars: String = Variant::ALL
                     .iter()
@@ -223,6 +237,8 @@ pub enum SetOption {
     Feature(&'static str, bool),
     /// A search parameter: (its name, value).
     Param(&'static str, i64),
+    /// A weights file to load over the compiled-in weights; empty: the compiled-in ones.
+    EvalFile(String),
 }
 
 /// Parse `setoption name <name words> [value <value words>]` (the arguments after
@@ -296,6 +312,12 @@ pub fn parse_setoption(args: &[&str]) -> Result<SetOption, String> {
             })
         }
         OptKind::Button => Ok(SetOption::ClearHash),
+        OptKind::Text => {
+            // `<empty>` is how GUIs send back an empty string option's default.
+            let v = value.unwrap_or_default();
+            let v = if v == "<empty>" { String::new() } else { v };
+            Ok(SetOption::EvalFile(v))
+        }
         OptKind::Combo => {
             let v = need_value(spec.name)?;
             v.parse::<Variant>()
@@ -303,6 +325,11 @@ pub fn parse_setoption(args: &[&str]) -> Result<SetOption, String> {
                 .map_err(|e| format!("setoption: option '{}': {e}", spec.name))
         }
     }
+}
+
+/// Whether a weights text names only weights of `variant`'s evaluation, each once.
+fn weights_fit(variant: Variant, text: &str) -> Result<(), String> {
+    with_game!(&variant.startpos(), g => crate::eval::weights_for(g, Some(text)).map(|_| ()))
 }
 
 /// Engine settings as the options set them.
@@ -318,8 +345,9 @@ pub struct Settings {
     pub rules: Vec<(&'static str, i64)>,
     pub features: Features,
     pub params: SearchParams,
-    /// The loaded evaluation weights text, if any.
+    /// The loaded evaluation weights text, if any, and the file it came from.
     pub eval_text: Option<Arc<String>>,
+    pub eval_file: String,
 }
 
 impl Settings {
@@ -338,11 +366,22 @@ impl Settings {
             features: Features::default(),
             params: SearchParams::default(),
             eval_text: None,
+            eval_file: String::new(),
         }
     }
 
     /// Apply a validated option that changes only settings (not the table or position).
-    pub fn apply(&mut self, opt: &SetOption) {
+    /// Only `EvalFile` can fail (the file unreadable, or not weights of the current game):
+    /// the settings are then unchanged.
+    pub fn apply(&mut self, opt: &SetOption) -> Result<(), String> {
+        match opt {
+            SetOption::EvalFile(path) => return self.load_eval_file(path),
+            _ => self.apply_checked(opt),
+        }
+        Ok(())
+    }
+
+    fn apply_checked(&mut self, opt: &SetOption) {
         match *opt {
             SetOption::Variant(v) => self.variant = v,
             SetOption::Hash(mb) => self.hash_mb = mb,
@@ -371,7 +410,44 @@ impl Settings {
                 // Checked by `parse_setoption`.
                 let _ = self.params.set(name, v);
             }
+            SetOption::EvalFile(_) => unreachable!("applied by load_eval_file"),
         }
+    }
+
+    /// `EvalFile`: read a weights text and check it against the current game's weights;
+    /// an empty path goes back to the compiled-in weights.
+    fn load_eval_file(&mut self, path: &str) -> Result<(), String> {
+        if path.is_empty() {
+            self.eval_text = None;
+            self.eval_file.clear();
+            return Ok(());
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            format!("setoption: EvalFile: cannot read {path}: {e} (previous weights kept)")
+        })?;
+        weights_fit(self.variant, &text).map_err(|e| {
+            format!(
+                "setoption: EvalFile: {path} does not hold {} weights: {e} (previous weights kept)",
+                self.variant
+            )
+        })?;
+        self.eval_text = Some(Arc::new(text));
+        self.eval_file = path.to_string();
+        Ok(())
+    }
+
+    /// After a variant change: a loaded weights file that does not fit the new game is
+    /// dropped; the returned line says so.
+    pub fn recheck_eval_file(&mut self) -> Option<String> {
+        let text = self.eval_text.as_ref()?;
+        let e = weights_fit(self.variant, text).err()?;
+        let line = format!(
+            "EvalFile {} does not hold {} weights ({e}): compiled-in weights in use",
+            self.eval_file, self.variant
+        );
+        self.eval_text = None;
+        self.eval_file.clear();
+        Some(line)
     }
 
     /// What a search started now runs with.

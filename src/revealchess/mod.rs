@@ -6,10 +6,12 @@
 //! `movegen` (legal moves, perft), `zobrist` (key tables), `fen`, `eval`.
 
 pub mod bitboard;
+pub mod chess_weights;
 pub mod eval;
 pub mod fen;
 pub mod movegen;
 pub mod position;
+pub mod reveal_weights;
 pub mod zobrist;
 
 use crate::game::*;
