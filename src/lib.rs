@@ -13,3 +13,4 @@ pub mod perft;
 pub mod protocol;
 pub mod revealchess;
 pub mod search;
+pub mod seed;

@@ -5,10 +5,11 @@
 
 use super::args::MatchConfig;
 use super::engine::Engine;
-use super::openings::{self, mix};
+use super::openings;
 use super::pgn;
 use super::referee::{self, GameJob, GameRecord};
 use super::stats::{self, SprtDecision, Tally};
+use crate::seed::mix;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -159,6 +160,24 @@ fn report(cfg: &MatchConfig, names: &[String], enc: &BTreeMap<(usize, usize), Ta
 
 /// Run the whole match; prints as it goes.
 pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
+    play(cfg, true, &mut |_| {})
+}
+
+/// Run the whole match without a word on stdout or stderr (the PGN is still written);
+/// `on_game` sees every game as it finishes, for callers that report in their own way
+/// (`tinh ladder`).
+pub fn run_quietly(
+    cfg: &MatchConfig,
+    on_game: &mut dyn FnMut(&GameRecord),
+) -> Result<MatchSummary, String> {
+    play(cfg, false, on_game)
+}
+
+fn play(
+    cfg: &MatchConfig,
+    verbose: bool,
+    on_game: &mut dyn FnMut(&GameRecord),
+) -> Result<MatchSummary, String> {
     let names = engine_names(cfg)?;
     let opening_list = match &cfg.openings {
         Some(spec) => openings::arrange(
@@ -211,10 +230,12 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
                         let Some(job) = queue.lock().unwrap().pop_front() else {
                             break;
                         };
-                        eprintln!(
-                            "Started game {} of {total} ({} vs {})",
-                            job.number, names[job.players[0]], names[job.players[1]]
-                        );
+                        if verbose {
+                            eprintln!(
+                                "Started game {} of {total} ({} vs {})",
+                                job.number, names[job.players[0]], names[job.players[1]]
+                            );
+                        }
                         if let Some(rec) = referee::play_game(cfg, names, &job, &mut slots, stop)
                             && tx.send(rec).is_err()
                         {
@@ -238,12 +259,15 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             }
             let job = &rec.job;
             summary.games_played += 1;
+            on_game(&rec);
             let mut o = out.lock();
-            let _ = writeln!(
-                o,
-                "Finished game {} ({} vs {}): {} {{{}}}",
-                job.number, rec.names[0], rec.names[1], rec.result, rec.reason
-            );
+            if verbose {
+                let _ = writeln!(
+                    o,
+                    "Finished game {} ({} vs {}): {} {{{}}}",
+                    job.number, rec.names[0], rec.names[1], rec.result, rec.reason
+                );
+            }
             // Points of the lower-indexed engine of the encounter.
             let (i, j) = (
                 job.players[0].min(job.players[1]),
@@ -295,7 +319,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
                 }
             }
             let done = summary.games_played;
-            if n == 2 {
+            if verbose && n == 2 {
                 let t = &summary.encounters[&(0, 1)];
                 eprintln!(
                     "Progress: {done}/{total} games, {} {:.1} - {:.1} {} (W-L-D {}-{}-{})",
@@ -307,10 +331,11 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
                     t.losses,
                     t.draws
                 );
-            } else {
+            } else if verbose {
                 eprintln!("Progress: {done}/{total} games");
             }
-            if decided.is_none()
+            if verbose
+                && decided.is_none()
                 && cfg.ratinginterval > 0
                 && done.is_multiple_of(cfg.ratinginterval as usize)
                 && done < total
@@ -321,6 +346,9 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             if let Some(d) = decided {
                 summary.sprt = Some(d);
                 stop.store(true, Ordering::SeqCst);
+                if !verbose {
+                    continue;
+                }
                 let _ = writeln!(
                     o,
                     "SPRT: {} accepted after {done} games; stopping the match",
@@ -337,10 +365,12 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
         }
         Ok(())
     })?;
-    let mut o = out.lock();
-    let _ = write!(o, "{}", report(cfg, &names, &summary.encounters));
-    let _ = writeln!(o, "Finished match");
-    let _ = o.flush();
+    if verbose {
+        let mut o = out.lock();
+        let _ = write!(o, "{}", report(cfg, &names, &summary.encounters));
+        let _ = writeln!(o, "Finished match");
+        let _ = o.flush();
+    }
     Ok(summary)
 }
 

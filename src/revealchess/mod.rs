@@ -172,6 +172,22 @@ fn promo_letter(t: usize) -> char {
     PIECE_LETTERS[t] as char
 }
 
+/// The strength options' calibration in chess, measured by `tinh ladder` (README).
+pub const CHESS_STRENGTH: crate::search::skill::StrengthScale =
+    crate::search::skill::StrengthScale {
+        pawn: 100,
+        levels: [0.0, 5.0, 10.0, 14.0, 18.0],
+        ratings: &[(0.0, 500), (18.0, 2300)],
+    };
+
+/// The strength options' calibration in Reveal Chess, measured by `tinh ladder` (README).
+pub const REVEAL_STRENGTH: crate::search::skill::StrengthScale =
+    crate::search::skill::StrengthScale {
+        pawn: 100,
+        levels: [0.0, 5.0, 10.0, 14.0, 18.0],
+        ratings: &[(0.0, 500), (18.0, 2300)],
+    };
+
 impl Game for Board {
     type Move = Move;
     type Eval = eval::Evaluation;
@@ -191,6 +207,13 @@ impl Game for Board {
     }
     fn can_win(&self, side: usize) -> bool {
         self.pos.can_mate(side)
+    }
+    fn strength_scale(&self) -> &'static crate::search::skill::StrengthScale {
+        if self.chess {
+            &CHESS_STRENGTH
+        } else {
+            &REVEAL_STRENGTH
+        }
     }
     fn bench_positions(&self) -> &'static [BenchPosition] {
         if self.chess {
