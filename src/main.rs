@@ -1,4 +1,7 @@
-//! Command line: the protocol loop by default; perft, bench, analyse, match, genopenings.
+//! Command line: the protocol loop by default; perft, bench, analyse, match, genopenings,
+//! and serve (the board in a web browser, `serve/`).
+
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -72,6 +75,8 @@ enum Command {
     /// their neighbours and the random mover; one rating table per game (all three, or
     /// `--variant`'s).
     Ladder(tinh::arena::ladder::LadderArgs),
+    /// Serve a board to play on in a web browser (http://127.0.0.1:8080/ by default).
+    Serve(serve::ServeArgs),
     /// Generate a balanced opening suite (`tinh genopenings --help`).
     #[command(disable_help_flag = true)]
     Genopenings {
@@ -108,6 +113,7 @@ fn main() -> ExitCode {
             let variants = cli.variant.map_or(Variant::ALL.to_vec(), |v| vec![v]);
             tinh::arena::ladder::run(&variants, &args)
         }
+        Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Genopenings { args }) => {
             tinh::arena::genopenings_cli(&with_variant(args, variant))
         }

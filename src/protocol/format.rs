@@ -119,3 +119,17 @@ pub fn format_eval<G: Game>(g: &G, eval: &mut G::Eval) -> String {
     ));
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_formatting() {
+        assert_eq!(format_score(35), "cp 35");
+        assert_eq!(format_score(MATE - 1), "mate 1");
+        assert_eq!(format_score(MATE - 3), "mate 2");
+        assert_eq!(format_score(-(MATE - 2)), "mate -1");
+        assert_eq!(format_score(-(MATE - 4)), "mate -2");
+    }
+}

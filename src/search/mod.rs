@@ -15,7 +15,7 @@ pub mod time;
 pub mod tt;
 pub mod worker;
 
-use crate::game::{Game, MATE, MATE_BOUND, Score};
+use crate::game::{Game, Score};
 use params::SearchParams;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
@@ -233,17 +233,6 @@ impl Control {
     }
     pub fn pondering(&self) -> bool {
         self.pondering.load(Ordering::Relaxed)
-    }
-}
-
-/// `score cp N` or `score mate N` (moves, negative when the side to move is mated).
-pub fn format_score(score: Score) -> String {
-    if score >= MATE_BOUND {
-        format!("mate {}", (MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        format!("mate -{}", (MATE + score) / 2)
-    } else {
-        format!("cp {score}")
     }
 }
 

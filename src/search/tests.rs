@@ -307,12 +307,3 @@ fn stop_flag_ends_an_infinite_search() {
     h.join().unwrap();
     assert!(r.best.is_some());
 }
-
-#[test]
-fn score_formatting() {
-    assert_eq!(format_score(35), "cp 35");
-    assert_eq!(format_score(MATE - 1), "mate 1");
-    assert_eq!(format_score(MATE - 3), "mate 2");
-    assert_eq!(format_score(-(MATE - 2)), "mate -1");
-    assert_eq!(format_score(-(MATE - 4)), "mate -2");
-}
