@@ -1,11 +1,13 @@
 //! Playing below full strength. The options `Level`, `UCI_LimitStrength` + `UCI_Elo` and
 //! `Skill Level` (a `StrengthRequest`) resolve, with the game's calibration (a
 //! `StrengthScale`), into one `Strength`: full, the random mover (the rating ladder's
-//! zero), or a `Skill` from 0 to just under 20. A skill limits the search (depth, nodes)
+//! zero), or a `Skill` from -1 to just under 20. A skill limits the search (depth, nodes)
 //! and searches several candidate lines (MultiPV); after the search it picks one of them
 //! with a seeded random choice that favours the better moves more the higher the skill:
 //! plausible mistakes (a slightly worse move, a tactic too deep for its depth), never a
-//! random one.
+//! random one. Below 0 the skill bridges to the random mover: skill -f plays a random
+//! move with probability f and skill 0 otherwise, so that the rating ladder can measure
+//! every step from the random mover up (and `UCI_Elo` reach down to it).
 
 use crate::game::{INFINITY, MATE_BOUND, Score};
 use rand::{Rng, RngExt};
@@ -17,8 +19,9 @@ pub const RANDOM_SKILL: i64 = -1;
 /// The named levels a GUI offers in one menu (`Level` 1..=5).
 pub const LEVEL_NAMES: [&str; 5] = ["novice", "casual", "club", "strong", "expert"];
 
-/// A weakened skill, 0 (weakest) to just under 20 (full strength); fractional skills come
-/// from `UCI_Elo`. Every limit below is a function of it that never weakens as it rises.
+/// A weakened skill, -1 (the random mover) to just under 20 (full strength); fractional
+/// skills come from `UCI_Elo`. Every limit below is a function of it that never weakens
+/// as it rises.
 /// The choice's spread is measured in the game's `pawn` (its scale's small unit of
 /// material), so a mistake weighs alike in every game.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,6 +32,8 @@ pub struct Skill {
 
 /// The strongest weakened skill (20 is full strength).
 const TOP_SKILL: f64 = 19.99;
+/// The weakest skill: every move random.
+const BOTTOM_SKILL: f64 = RANDOM_SKILL as f64;
 /// Scores beyond this many pawns (wins by the rules, huge material leads) count as this
 /// much when the pick weighs moves: a skill tells "winning" from "winning more" no better.
 const SCORE_CAP_PAWNS: Score = 20;
@@ -40,7 +45,7 @@ impl Skill {
             value: if skill.is_nan() {
                 0.0
             } else {
-                skill.clamp(0.0, TOP_SKILL)
+                skill.clamp(BOTTOM_SKILL, TOP_SKILL)
             },
             pawn: pawn.max(1),
         }
@@ -50,20 +55,30 @@ impl Skill {
         self.value
     }
 
+    /// The share of moves played at random: 1 at skill -1, 0 from skill 0 on.
+    pub fn random_share(self) -> f64 {
+        (-self.value).max(0.0)
+    }
+
+    /// The skill its searched moves are played at (below 0: skill 0).
+    fn searching(self) -> f64 {
+        self.value.max(0.0)
+    }
+
     /// How far below full strength, 1 at skill 0 and 0 at full strength.
     fn weakness(self) -> f64 {
-        (20.0 - self.value) / 20.0
+        (20.0 - self.searching()) / 20.0
     }
 
     /// The deepest iteration: 1 at skill 0, one more every two skill steps.
     pub fn depth(self) -> u32 {
-        1 + (self.value / 2.0) as u32
+        1 + (self.searching() / 2.0) as u32
     }
 
     /// No iteration starts once the search has spent this many nodes: 250 at skill 0,
     /// doubling every 2.3 skill steps (about 76 000 at 19).
     pub fn node_budget(self) -> u64 {
-        (250.0 * 2f64.powf(self.value / 2.3)) as u64
+        (250.0 * 2f64.powf(self.searching() / 2.3)) as u64
     }
 
     /// An iteration in progress is abandoned past this many nodes, once one iteration is

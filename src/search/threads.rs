@@ -58,14 +58,15 @@ pub fn run<G: Game>(
     // replays exactly under the same seed, and a repeated position need not repeat.
     let mut rng = StdRng::seed_from_u64(mix(opts.seed, pos.key() ^ pos.game_ply() as u64));
     let skill = match opts.strength.resolve(pos.strength_scale()) {
-        Strength::Random => {
+        Strength::Full => None,
+        Strength::Limited(s) if rng.random::<f64>() >= s.random_share() => Some(s),
+        // The random mover, or a skill below 0 drawing one of its random moves.
+        Strength::Random | Strength::Limited(_) => {
             return SearchResult {
                 best: Some(root[rng.random_range(0..root.len())]),
                 ..Default::default()
             };
         }
-        Strength::Full => None,
-        Strength::Limited(s) => Some(s),
     };
     let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let reported = opts.multipv.max(1);
