@@ -9,9 +9,8 @@ use std::time::Instant;
 use tinh::variant::Variant;
 use tinh::with_game;
 
-/// The deepest `tinh perft` and `tinh bench` go: perft leaf counts beyond it would
-/// overflow 64 bits in Math Chess, and neither would finish anyway.
-const MAX_BENCH_DEPTH: i64 = 20;
+/// The deepest `tinh perft` and `tinh bench` go (the same as `go perft`).
+const MAX_BENCH_DEPTH: i64 = tinh::perft::MAX_DEPTH as i64;
 
 #[derive(Parser)]
 #[command(

@@ -13,12 +13,14 @@ use crate::game::*;
 use crate::seed::mix;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
 
 struct WorkerResult<M> {
     id: usize,
     depth: u32,
     score: Score,
+    bound: Bound,
     pv: Vec<M>,
 }
 
@@ -84,6 +86,17 @@ pub fn run<G: Game>(
             log::warn!("evaluation weights not applied: {e}");
             G::Eval::default_weights(pos)
         });
+    // The first move of the last principal variation reported, so that the move played
+    // can be reported too if an unfinished iteration changed it.
+    let last_head: Mutex<Option<G::Move>> = Mutex::new(None);
+    let remember = |r: Report<G::Move>| {
+        if let Report::Iteration(i) = &r
+            && i.multipv == 1
+        {
+            *last_head.lock().unwrap_or_else(|e| e.into_inner()) = i.pv.first().copied();
+        }
+        report(r);
+    };
     let shared = Shared {
         tt,
         control,
@@ -94,7 +107,7 @@ pub fn run<G: Game>(
         node_cap: skill.map(Skill::node_cap),
         time: TimeManager::new(limits, pos.side_to_move(), opts.move_overhead_ms, params),
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
-        report,
+        report: &remember,
     };
     let (results, completed) = std::thread::scope(|s| {
         let mut handles = Vec::new();
@@ -155,9 +168,27 @@ pub fn run<G: Game>(
         .iter()
         .max_by_key(|r| (r.depth, r.id == 0, r.score))
         .expect("main worker result");
-    let pv = pv_until_chance(pos, &best.pv);
+    let mut pv = pv_until_chance(pos, &best.pv);
+    let played = *pv.first().unwrap_or(&root[0]);
+    let reported = *last_head.lock().unwrap_or_else(|e| e.into_inner());
+    if reported != Some(played) && best.score != -INFINITY {
+        // An iteration cut short found a better move (or none was reported yet): one more
+        // line, so that the last PV a GUI saw starts with the move played.
+        if pv.is_empty() {
+            pv.push(played);
+        }
+        report(Report::Iteration(info(
+            &shared,
+            best.depth.max(1),
+            best.depth.max(1),
+            1,
+            best.score,
+            best.bound,
+            pv.clone(),
+        )));
+    }
     SearchResult {
-        best: Some(pv.first().copied().unwrap_or(root[0])),
+        best: Some(played),
         ponder: pv.get(1).copied(),
         score: best.score,
         depth: best.depth,
@@ -172,6 +203,7 @@ fn summary<G: Game>(w: &Worker<'_, G>) -> WorkerResult<G::Move> {
         id: w.id,
         depth: w.completed_depth,
         score: rm.score,
+        bound: rm.bound,
         pv: rm.pv.clone(),
     }
 }
@@ -330,8 +362,8 @@ fn report_lines<G: Game>(w: &Worker<'_, G>, depth: u32, from: usize, to: usize) 
         } else {
             Bound::Exact
         };
-        let seldepth = (w.seldepth as u32).max(depth);
         let pv = pv_until_chance(&w.pos, &rm.pv);
+        let seldepth = (w.seldepth as u32).max(depth);
         (w.shared.report)(Report::Iteration(info(
             w.shared,
             depth,
@@ -344,7 +376,7 @@ fn report_lines<G: Game>(w: &Worker<'_, G>, depth: u32, from: usize, to: usize) 
     }
 }
 
-/// An `info` line of the search so far (nodes, speed, time and table use from `shared`).
+/// One line of progress, with the search's node count, speed, table use and time now.
 fn info<M>(
     shared: &Shared<'_, M>,
     depth: u32,
