@@ -1,5 +1,5 @@
-//! The strength options in every game, searched in-process: level 5 never misses a win in
-//! one (the Math Chess 0, a chess mate, a Reveal Chess mate whatever the reveal), level 1
+//! The strength options in every game, searched in-process: level 5 and above never miss
+//! a win in one (the Math Chess 0, a chess mate, a Reveal Chess mate whatever the reveal), level 1
 //! answers after one shallow iteration, the random mover is uniform and instant, every
 //! choice replays under its seed, and each game's calibration reads `UCI_Elo` monotonely
 //! with its levels at least 150 Elo apart. Games between levels with a clock are in
@@ -65,7 +65,8 @@ fn wins_at_once<G: Game>(p: &mut G, m: G::Move) -> bool {
     })
 }
 
-/// Positions with a win in one (from `search_wins.rs`, proved there).
+/// Positions with a win in one (the first of each game from `search_wins.rs`, proved
+/// there; `wins_at_once` checks the move played in every one).
 const WINS_IN_ONE: &[(Variant, &str)] = &[
     (Variant::MathChess, "8r1/9/9/9/4r04/4b24/4b54/9/9/4b04/9 b"),
     (Variant::MathChess, "9/9/9/7r8r0/9/8b4/b97b8/9/9/4b0r53/9 b"),
@@ -74,25 +75,58 @@ const WINS_IN_ONE: &[(Variant, &str)] = &[
         "2b66/9/9/6r22/9/1b76r0/3r35/9/9/4b04/3b45 b",
     ),
     (Variant::Chess, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"),
+    // Scholar's mate, a smothered mate, and a back-rank mate by Black.
+    (
+        Variant::Chess,
+        "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    ),
+    (Variant::Chess, "6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1"),
+    (Variant::Chess, "3qk3/8/8/8/8/8/5PPP/6K1 b - - 0 1"),
     (
         Variant::RevealChess,
         "3rkr2/3p1p2/8/8/8/3n4/4X3/K3R3 w - - 0 1 Q1R2B2N2P8",
     ),
+    // Scholar's mate against face-down pieces (no shell reaches f7), for White and Black.
+    (
+        Variant::RevealChess,
+        "xxxxkxxx/xxxxxxxx/8/7Q/2B5/8/8/4K3 w - - 0 1 q1r2b2n2p8",
+    ),
+    (
+        Variant::RevealChess,
+        "4k3/8/8/2b5/7q/8/XXXXXXXX/XXXXKXXX b - - 0 1 Q1R2B2N2P8",
+    ),
 ];
 
 #[test]
-fn level_five_never_misses_a_win_in_one() {
+fn level_five_and_above_never_miss_a_win_in_one() {
+    let skill = |s| StrengthRequest {
+        skill_level: s,
+        ..Default::default()
+    };
+    let strengths = [
+        ("level 5", level(5)),
+        ("Skill Level 19", skill(19)),
+        ("full strength", skill(20)),
+    ];
     for &(variant, fen) in WINS_IN_ONE {
         let mut pos = variant.from_fen(fen).expect(fen);
         with_game!(&mut pos, g => {
-            for seed in 1..=25 {
-                let r = search(g, &options(level(5), seed));
-                let best = r.best.expect("a move");
-                assert!(
-                    wins_at_once(g, best),
-                    "{variant} {fen}, seed {seed}: level 5 played {}",
-                    g.move_to_string(best)
-                );
+            for (name, strength) in strengths {
+                // Full strength under a game's clock would think for seconds (its own
+                // test is search_wins.rs): here it searches 4 plies.
+                let mut limits = clock();
+                if strength.skill_level == 20 {
+                    limits.depth = Some(4);
+                }
+                for seed in 1..=25 {
+                    let r = Searcher::new(16).search(g, &limits, &options(strength, seed), &|_| {});
+                    let best = r.best.expect("a move");
+                    assert!(
+                        wins_at_once(g, best),
+                        "{variant} {fen}, seed {seed}: {name} played {}",
+                        g.move_to_string(best)
+                    );
+                }
             }
         });
     }

@@ -29,6 +29,11 @@ pub struct LadderArgs {
     /// Time control of every game, as `tinh match --tc` ([MOVES/]TIME[+INC]).
     #[arg(long, default_value = "8+0.08")]
     pub tc: String,
+    /// Play every move to this many nodes instead of a clock (1..=10^9): full strength
+    /// searches this many, each level the fewer of this and its own node budget. Results
+    /// then do not depend on the machine's load, and a game replays exactly under a seed.
+    #[arg(long, conflicts_with = "tc", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub nodes: Option<u64>,
     /// Games played at the same time (1..=256).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub concurrency: u64,
@@ -222,7 +227,12 @@ fn clock(d: Duration) -> String {
 
 /// `tinh ladder`: every game of `variants` in turn, a table for each as it completes.
 pub fn run(variants: &[Variant], a: &LadderArgs) -> Result<(), String> {
-    let tc = TimeControl::parse(&a.tc)?.ok_or("--tc: the ladder needs a clock (not inf)")?;
+    let limit = match a.nodes {
+        Some(n) => format!("{n} nodes per move"),
+        None => TimeControl::parse(&a.tc)?
+            .ok_or("--tc: the ladder needs a clock (not inf), or give --nodes")?
+            .pgn(),
+    };
     let engine = match &a.engine {
         Some(e) => e.clone(),
         None => std::env::current_exe()
@@ -254,7 +264,7 @@ pub fn run(variants: &[Variant], a: &LadderArgs) -> Result<(), String> {
         "ladder: {} games over {} game(s) at {}; progress every 10 s on stderr, a table per game on stdout",
         progress.total,
         plans.len(),
-        a.tc
+        limit
     );
     for (gi, p) in plans.iter().enumerate() {
         let rest: u64 = plans[gi + 1..]
@@ -264,7 +274,7 @@ pub fn run(variants: &[Variant], a: &LadderArgs) -> Result<(), String> {
             .sum();
         let (results, times) = play_plan(p, a, &engine, &mut progress, rest)?;
         let fit = rating::fit(p.players.len(), 0, 0.0, &results)?;
-        print!("{}", table(p, &results, &fit, &times, &tc));
+        print!("{}", table(p, &results, &fit, &times, &limit));
     }
     Ok(())
 }
@@ -374,8 +384,6 @@ fn match_words(
         "2",
         "--rounds",
         &pairs.to_string(),
-        "--tc",
-        &a.tc,
         "--concurrency",
         &a.concurrency.to_string(),
         "--seed",
@@ -391,6 +399,10 @@ fn match_words(
         "Tinh ladder",
     ] {
         w.push(x.to_string());
+    }
+    match a.nodes {
+        Some(n) => w.extend(["--nodes".to_string(), n.to_string()]),
+        None => w.extend(["--tc".to_string(), a.tc.clone()]),
     }
     if let Some(dir) = &a.pgnout {
         w.push("--pgnout".into());
@@ -479,19 +491,12 @@ fn colour(p: &Plan, side: usize) -> &'static str {
 
 /// The table of one game's ladder: every rung with its rating, interval, gap to the rung
 /// below and clock use; the `UCI_Elo` checks; the calibration line.
-fn table(
-    p: &Plan,
-    results: &[PairResult],
-    fit: &Fit,
-    times: &[TimeUse],
-    tc: &TimeControl,
-) -> String {
+fn table(p: &Plan, results: &[PairResult], fit: &Fit, times: &[TimeUse], limit: &str) -> String {
     let games: u64 = results.iter().map(|r| r.games).sum();
     let mut s = format!(
         "\n{}: {games} games at {}; ratings fitted to all of them, the random mover at 0, \
          with 95% intervals\n\n",
-        p.variant,
-        tc.pgn()
+        p.variant, limit
     );
     let interval = |i: usize| {
         let m = fit.margin(i);
@@ -576,14 +581,14 @@ fn table(
             &rows,
         ));
     }
-    let points: Vec<String> = (1..p.rungs - 1)
+    let points: Vec<String> = (0..p.rungs - 1)
         .filter_map(|i| {
             let skill = p.players[i].skill?;
             Some(format!("({skill:.1}, {:.0})", fit.elo[i]))
         })
         .collect();
     s.push_str(&format!(
-        "\ncalibration of {} (StrengthScale ratings: (skill, Elo) of each weakened rung):\n    \
+        "\ncalibration of {} (StrengthScale ratings: (skill, Elo) of the random mover and each weakened rung):\n    \
          &[{}]\n",
         p.variant,
         points.join(", ")

@@ -112,8 +112,9 @@ fn rule_spec(o: RuleOption) -> OptSpec {
 /// The largest `Seed`: kept to 31 bits, which every GUI's spin control holds.
 pub const MAX_SEED: i64 = i32::MAX as i64;
 
-/// The `UCI_Elo` range: from the weakest game's lowest calibrated rating to the strongest
-/// game's full strength (each game reads a value outside its own range as its nearest end).
+/// The `UCI_Elo` range: from the lowest calibrated rating of any game (the random mover's
+/// 0) to the highest (the strongest game's level 5); each game reads a value above its
+/// own range as its level 5.
 fn elo_range() -> (i64, i64) {
     Variant::ALL
         .iter()

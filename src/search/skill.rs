@@ -340,4 +340,27 @@ mod tests {
         assert_eq!(scale.elo_for_skill(14.0), 1600.0);
         assert_eq!(scale.elo_range(), (100, 2100));
     }
+
+    #[test]
+    fn below_level_one_uci_elo_bridges_to_the_random_mover() {
+        let scale = StrengthScale {
+            pawn: 100,
+            levels: [0.0, 2.0, 4.0, 6.0, 8.0],
+            ratings: &[(-1.0, 0), (0.0, 400), (8.0, 1600)],
+        };
+        let share = |elo| match scale.strength_for_elo(elo) {
+            Strength::Limited(s) => s.random_share(),
+            other => panic!("UCI_Elo {elo} gave {other:?}"),
+        };
+        assert_eq!(share(0), 1.0);
+        assert_eq!(share(100), 0.75);
+        assert_eq!(share(300), 0.25);
+        assert_eq!(share(400), 0.0);
+        assert_eq!(share(900), 0.0);
+        // Skills below 0 search as skill 0 when they do search.
+        let half = Skill::new(-0.5, 100);
+        assert_eq!(half.depth(), Skill::new(0.0, 100).depth());
+        assert_eq!(half.node_budget(), 250);
+        assert_eq!(Skill::new(-7.0, 100).value(), -1.0);
+    }
 }
