@@ -195,8 +195,15 @@ impl Board {
 /// in is a third of a number.
 pub const STRENGTH: crate::search::skill::StrengthScale = crate::search::skill::StrengthScale {
     pawn: 30,
-    levels: [0.0, 5.0, 10.0, 14.0, 18.0],
-    ratings: &[(0.0, 500), (18.0, 2300)],
+    levels: [0.0, 10.0, 12.0, 14.0, 16.5],
+    ratings: &[
+        (-1.0, 0),
+        (0.0, 573),
+        (10.0, 826),
+        (12.0, 1105),
+        (14.0, 1289),
+        (16.5, 1537),
+    ],
 };
 
 impl Game for Board {

@@ -124,6 +124,21 @@ fn elo_range() -> (i64, i64) {
         })
 }
 
+/// `UCI_Elo`'s default: the lowest game's level 1, so that a GUI that turns on
+/// `UCI_LimitStrength` without a value gets a beginner, not the random mover.
+fn elo_default() -> i64 {
+    Variant::ALL
+        .iter()
+        .map(|v| {
+            with_game!(v.startpos(), g => {
+                let scale = g.strength_scale();
+                scale.elo_for_skill(scale.levels[0]).round() as i64
+            })
+        })
+        .min()
+        .unwrap_or(0)
+}
+
 /// The options that set the playing strength (`search/skill.rs`) and its seed.
 fn strength_specs() -> [OptSpec; 5] {
     let (elo_min, elo_max) = elo_range();
@@ -137,7 +152,7 @@ fn strength_specs() -> [OptSpec; 5] {
             name: "UCI_LimitStrength",
             kind: OptKind::Check { default: false },
         },
-        spin("UCI_Elo", elo_min, elo_min, elo_max),
+        spin("UCI_Elo", elo_default(), elo_min, elo_max),
         spin("Skill Level", FULL_SKILL, RANDOM_SKILL, FULL_SKILL),
         spin("Seed", 0, 0, MAX_SEED),
     ]

@@ -209,16 +209,30 @@ fn promo_letter(t: usize) -> char {
 pub const CHESS_STRENGTH: crate::search::skill::StrengthScale =
     crate::search::skill::StrengthScale {
         pawn: 100,
-        levels: [0.0, 5.0, 10.0, 14.0, 18.0],
-        ratings: &[(0.0, 500), (18.0, 2300)],
+        levels: [0.0, 4.0, 7.0, 10.0, 13.0],
+        ratings: &[
+            (-1.0, 0),
+            (0.0, 431),
+            (4.0, 587),
+            (7.0, 805),
+            (10.0, 1077),
+            (13.0, 1291),
+        ],
     };
 
 /// The strength options' calibration in Reveal Chess, measured by `tinh ladder` (README).
 pub const REVEAL_STRENGTH: crate::search::skill::StrengthScale =
     crate::search::skill::StrengthScale {
         pawn: 100,
-        levels: [0.0, 5.0, 10.0, 14.0, 18.0],
-        ratings: &[(0.0, 500), (18.0, 2300)],
+        levels: [0.0, 4.0, 8.0, 12.0, 16.0],
+        ratings: &[
+            (-1.0, 0),
+            (0.0, 333),
+            (4.0, 490),
+            (8.0, 770),
+            (12.0, 960),
+            (16.0, 1150),
+        ],
     };
 
 impl Game for Board {
