@@ -224,14 +224,14 @@ pub const CHESS_STRENGTH: crate::search::skill::StrengthScale =
 pub const REVEAL_STRENGTH: crate::search::skill::StrengthScale =
     crate::search::skill::StrengthScale {
         pawn: 100,
-        levels: [0.0, 4.0, 8.0, 12.0, 16.0],
+        levels: [0.0, 6.0, 9.0, 12.0, 19.0],
         ratings: &[
             (-1.0, 0),
-            (0.0, 333),
-            (4.0, 490),
-            (8.0, 770),
-            (12.0, 960),
-            (16.0, 1150),
+            (0.0, 236),
+            (6.0, 425),
+            (9.0, 599),
+            (12.0, 853),
+            (19.0, 1055),
         ],
     };
 
