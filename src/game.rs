@@ -290,6 +290,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn can_win(&self, _side: usize) -> bool {
         true
     }
+    /// The calibration of the strength options in this game, measured by `tinh ladder`:
+    /// the skill of each `Level` and the ratings `UCI_Elo` is read on (the random mover is
+    /// 0). A game without its own measurement uses a generic one.
+    fn strength_scale(&self) -> &'static crate::search::skill::StrengthScale {
+        &crate::search::skill::DEFAULT_SCALE
+    }
     /// Positions for `tinh bench`, searched to a fixed depth.
     fn bench_positions(&self) -> &'static [BenchPosition] {
         &[]

@@ -14,4 +14,5 @@ pub mod progress;
 pub mod protocol;
 pub mod revealchess;
 pub mod search;
+pub mod seed;
 pub mod tune;

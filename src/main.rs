@@ -70,6 +70,10 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Rate the strength levels: the random mover, levels 1-5 and full strength play
+    /// their neighbours and the random mover; one rating table per game (all three, or
+    /// `--variant`'s).
+    Ladder(tinh::arena::ladder::LadderArgs),
     /// Serve a board to play on in a web browser (http://127.0.0.1:8080/ by default).
     Serve(serve::ServeArgs),
     /// Generate a balanced opening suite (`tinh genopenings --help`).
@@ -109,6 +113,10 @@ fn main() -> ExitCode {
         }) => run_bench(depth, perft, &params, cli.variant),
         Some(Command::Analyse(args)) => tinh::protocol::analyse::run(variant, args),
         Some(Command::Match { args }) => tinh::arena::run_match_cli(&with_variant(args, variant)),
+        Some(Command::Ladder(args)) => {
+            let variants = cli.variant.map_or(Variant::ALL.to_vec(), |v| vec![v]);
+            tinh::arena::ladder::run(&variants, &args)
+        }
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Genopenings { args }) => {
             tinh::arena::genopenings_cli(&with_variant(args, variant))

@@ -1315,3 +1315,71 @@ fn search_parameters_are_settable_and_listed_by_params_only() {
     );
     t.quit();
 }
+
+#[test]
+fn levels_play_legal_seeded_moves_and_say_the_move_they_play() {
+    let mut t = Tinh::start(&[]);
+    t.send("uci");
+    let (lines, _) = t.until("uciok", |l| l == "uciok");
+    for o in [
+        "option name Level type spin default 0 min 0 max 5",
+        "option name UCI_LimitStrength type check default false",
+        "option name Skill Level type spin default 20 min -1 max 20",
+        "option name Seed type spin default 0 min 0 max 2147483647",
+    ] {
+        assert!(lines.iter().any(|l| l == o), "missing '{o}' in {lines:?}");
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Elo type spin default ")),
+        "{lines:?}"
+    );
+    for bad in [
+        "setoption name Level value 6",
+        "setoption name Skill Level value -2",
+        "setoption name Seed value -1",
+        "setoption name UCI_LimitStrength value maybe",
+    ] {
+        t.rejected(bad);
+    }
+    t.silent("setoption name Seed value 7");
+    for variant in ["mathchess", "revealchess", "chess"] {
+        t.send(&format!("setoption name UCI_Variant value {variant}"));
+        t.until("variant announcement", |l| {
+            l.starts_with("info string variant")
+        });
+        for level in 1..=5 {
+            t.silent(&format!("setoption name Level value {level}"));
+            let go = "go wtime 60000 btime 60000";
+            t.silent("ucinewgame");
+            let moves = play_out(&mut t, "startpos", 4, &[go]);
+            // The same seed replays the same game (the table cleared as at its start).
+            t.silent("ucinewgame");
+            let again = play_out(&mut t, "startpos", 4, &[go]);
+            assert_eq!(moves, again, "{variant} level {level}");
+            // The last info line is the move played.
+            t.silent("position startpos");
+            let (best, infos) = t.go(go);
+            let last = iterations(&infos)
+                .last()
+                .copied()
+                .cloned()
+                .unwrap_or_default();
+            let pv_first = last
+                .split(" pv ")
+                .nth(1)
+                .and_then(|p| p.split_whitespace().next());
+            assert_eq!(pv_first, best.as_deref(), "{variant} level {level}: {last}");
+        }
+        // The random mover: a legal move at once, no search lines.
+        t.silent("setoption name Level value 0");
+        t.silent("setoption name Skill Level value -1");
+        play_out(&mut t, "startpos", 4, &["go wtime 60000 btime 60000"]);
+        t.silent("position startpos");
+        let (_, infos) = t.go("go wtime 60000 btime 60000");
+        assert!(iterations(&infos).is_empty(), "{infos:?}");
+        t.silent("setoption name Skill Level value 20");
+    }
+    t.quit();
+}

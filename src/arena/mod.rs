@@ -7,9 +7,11 @@
 
 pub mod args;
 pub mod engine;
+pub mod ladder;
 pub mod openings;
 pub mod pgn;
 pub mod ranges;
+pub mod rating;
 pub mod referee;
 pub mod stats;
 pub mod tournament;

@@ -5,10 +5,11 @@
 
 use super::args::MatchConfig;
 use super::engine::Engine;
-use super::openings::{self, mix};
+use super::openings;
 use super::pgn;
 use super::referee::{self, GameJob, GameRecord};
 use super::stats::{self, SprtDecision, Tally};
+use crate::seed::mix;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -159,6 +160,24 @@ fn report(cfg: &MatchConfig, names: &[String], enc: &BTreeMap<(usize, usize), Ta
 
 /// Run the whole match; prints as it goes.
 pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
+    play(cfg, true, &mut |_| {})
+}
+
+/// Run the whole match without a word on stdout or stderr (the PGN is still written);
+/// `on_game` sees every game as it finishes, for callers that report in their own way
+/// (`tinh ladder`).
+pub fn run_quietly(
+    cfg: &MatchConfig,
+    on_game: &mut dyn FnMut(&GameRecord),
+) -> Result<MatchSummary, String> {
+    play(cfg, false, on_game)
+}
+
+fn play(
+    cfg: &MatchConfig,
+    verbose: bool,
+    on_game: &mut dyn FnMut(&GameRecord),
+) -> Result<MatchSummary, String> {
     let names = engine_names(cfg)?;
     let opening_list = match &cfg.openings {
         Some(spec) => openings::arrange(
@@ -184,7 +203,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
     let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<_>>());
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<GameRecord>();
-    let mut results = Results::new(cfg, &names, total, pgn_file);
+    let mut results = Results::new(cfg, &names, total, pgn_file, verbose);
     std::thread::scope(|scope| -> Result<(), String> {
         for w in 0..cfg.concurrency.min(total.max(1)) {
             let tx = tx.clone();
@@ -192,7 +211,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             std::thread::Builder::new()
                 .name(format!("game-{w}"))
                 .spawn_scoped(scope, move || {
-                    play_games(cfg, names, queue, stop, tx, total)
+                    play_games(cfg, names, queue, stop, tx, total, verbose)
                 })
                 .map_err(|e| format!("cannot start worker: {e}"))?;
         }
@@ -202,14 +221,17 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
                 // Decided already: games that end afterwards are not counted.
                 continue;
             }
+            on_game(&rec);
             results.add(&rec, &stop)?;
         }
         results.write_remaining_pgn()
     })?;
-    let mut o = std::io::stdout().lock();
-    let _ = write!(o, "{}", report(cfg, &names, &results.summary.encounters));
-    let _ = writeln!(o, "Finished match");
-    let _ = o.flush();
+    if verbose {
+        let mut o = std::io::stdout().lock();
+        let _ = write!(o, "{}", report(cfg, &names, &results.summary.encounters));
+        let _ = writeln!(o, "Finished match");
+        let _ = o.flush();
+    }
     Ok(results.summary)
 }
 
@@ -222,6 +244,7 @@ fn play_games(
     stop: &AtomicBool,
     tx: mpsc::Sender<GameRecord>,
     total: usize,
+    verbose: bool,
 ) {
     let mut slots: Vec<Option<Engine>> = (0..cfg.engines.len()).map(|_| None).collect();
     loop {
@@ -231,10 +254,12 @@ fn play_games(
         let Some(job) = queue.lock().unwrap().pop_front() else {
             break;
         };
-        eprintln!(
-            "Started game {} of {total} ({} vs {})",
-            job.number, names[job.players[0]], names[job.players[1]]
-        );
+        if verbose {
+            eprintln!(
+                "Started game {} of {total} ({} vs {})",
+                job.number, names[job.players[0]], names[job.players[1]]
+            );
+        }
         if let Some(rec) = referee::play_game(cfg, names, &job, &mut slots, stop)
             && tx.send(rec).is_err()
         {
@@ -247,8 +272,10 @@ fn play_games(
 }
 
 /// The finished games as they come in: tallies, pairs for the SPRT, the PGN in game order,
-/// and what a person watching reads (finished-game lines, progress, statistics).
+/// and what a person watching reads (finished-game lines, progress, statistics) when
+/// `verbose`.
 struct Results<'a> {
+    verbose: bool,
     cfg: &'a MatchConfig,
     names: &'a [String],
     total: usize,
@@ -267,6 +294,7 @@ impl<'a> Results<'a> {
         names: &'a [String],
         total: usize,
         pgn_file: Option<std::fs::File>,
+        verbose: bool,
     ) -> Self {
         let mut summary = MatchSummary {
             names: names.to_vec(),
@@ -279,6 +307,7 @@ impl<'a> Results<'a> {
             }
         }
         Results {
+            verbose,
             cfg,
             names,
             total,
@@ -297,11 +326,13 @@ impl<'a> Results<'a> {
         let job = &rec.job;
         self.summary.games_played += 1;
         let mut o = std::io::stdout().lock();
-        let _ = writeln!(
-            o,
-            "Finished game {} ({} vs {}): {} {{{}}}",
-            job.number, rec.names[0], rec.names[1], rec.result, rec.reason
-        );
+        if self.verbose {
+            let _ = writeln!(
+                o,
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                job.number, rec.names[0], rec.names[1], rec.result, rec.reason
+            );
+        }
         let pair_done = self.tally(rec);
         self.write_pgn(rec)?;
         let mut decided = None;
@@ -315,8 +346,11 @@ impl<'a> Results<'a> {
             }
         }
         let done = self.summary.games_played;
-        self.progress(done);
-        if decided.is_none()
+        if self.verbose {
+            self.progress(done);
+        }
+        if self.verbose
+            && decided.is_none()
             && cfg.ratinginterval > 0
             && done.is_multiple_of(cfg.ratinginterval as usize)
             && done < self.total
@@ -327,6 +361,9 @@ impl<'a> Results<'a> {
         if let Some(d) = decided {
             self.summary.sprt = Some(d);
             stop.store(true, Ordering::SeqCst);
+            if !self.verbose {
+                return Ok(());
+            }
             let _ = writeln!(
                 o,
                 "SPRT: {} accepted after {done} games; stopping the match",

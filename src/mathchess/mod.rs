@@ -191,6 +191,22 @@ impl Board {
     }
 }
 
+/// The strength options' calibration in Math Chess, measured by `tinh ladder` (README):
+/// a number is worth about 100 and a side has nine, so the small unit a mistake is counted
+/// in is a third of a number.
+pub const STRENGTH: crate::search::skill::StrengthScale = crate::search::skill::StrengthScale {
+    pawn: 30,
+    levels: [0.0, 10.0, 12.0, 14.0, 16.5],
+    ratings: &[
+        (-1.0, 0),
+        (0.0, 573),
+        (10.0, 826),
+        (12.0, 1105),
+        (14.0, 1289),
+        (16.5, 1537),
+    ],
+};
+
 impl Game for Board {
     type Move = Move;
     type Eval = eval::Evaluation;
@@ -212,6 +228,9 @@ impl Game for Board {
         if name.eq_ignore_ascii_case(RULE_OPTIONS[0].name) {
             self.set_point_target(value.clamp(0, board::FULL_SIDE_POINTS as i64) as u32);
         }
+    }
+    fn strength_scale(&self) -> &'static crate::search::skill::StrengthScale {
+        &STRENGTH
     }
     fn bench_positions(&self) -> &'static [BenchPosition] {
         &BENCH

@@ -198,6 +198,7 @@ impl Engine {
             "isready" => self.out.send("readyok"),
             "ucinewgame" => {
                 self.idle_searcher("ucinewgame")?.clear();
+                self.settings.new_game();
             }
             "setoption" => self.cmd_setoption(args)?,
             "position" => self.cmd_position(args)?,

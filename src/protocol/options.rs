@@ -6,6 +6,7 @@
 
 use crate::game::RuleOption;
 use crate::search::params::{self, SearchParams};
+use crate::search::skill::{FULL_SKILL, LEVEL_NAMES, RANDOM_SKILL, StrengthRequest};
 use crate::search::{Features, Options};
 use crate::variant::Variant;
 use std::sync::Arc;
@@ -121,7 +122,57 @@ fn rule_spec(o: RuleOption) -> OptSpec {
     }
 }
 
-/// Every listed option: the fixed ones, with the games' rule options after `Move Overhead`.
+/// The largest `Seed`: kept to 31 bits, which every GUI's spin control holds.
+pub const MAX_SEED: i64 = i32::MAX as i64;
+
+/// The `UCI_Elo` range: from the lowest calibrated rating of any game (the random mover's
+/// 0) to the highest (the strongest game's level 5); each game reads a value above its
+/// own range as its level 5.
+fn elo_range() -> (i64, i64) {
+    Variant::ALL
+        .iter()
+        .fold((i64::MAX, i64::MIN), |(lo, hi), v| {
+            let (a, b) = with_game!(v.startpos(), g => g.strength_scale().elo_range());
+            (lo.min(a), hi.max(b))
+        })
+}
+
+/// `UCI_Elo`'s default: the lowest game's level 1, so that a GUI that turns on
+/// `UCI_LimitStrength` without a value gets a beginner, not the random mover.
+fn elo_default() -> i64 {
+    Variant::ALL
+        .iter()
+        .map(|v| {
+            with_game!(v.startpos(), g => {
+                let scale = g.strength_scale();
+                scale.elo_for_skill(scale.levels[0]).round() as i64
+            })
+        })
+        .min()
+        .unwrap_or(0)
+}
+
+/// The options that set the playing strength (`search/skill.rs`) and its seed.
+fn strength_specs() -> [OptSpec; 5] {
+    let (elo_min, elo_max) = elo_range();
+    let spin = |name, default, min, max| OptSpec {
+        name,
+        kind: OptKind::Spin { default, min, max },
+    };
+    [
+        spin("Level", 0, 0, LEVEL_NAMES.len() as i64),
+        OptSpec {
+            name: "UCI_LimitStrength",
+            kind: OptKind::Check { default: false },
+        },
+        spin("UCI_Elo", elo_default(), elo_min, elo_max),
+        spin("Skill Level", FULL_SKILL, RANDOM_SKILL, FULL_SKILL),
+        spin("Seed", 0, 0, MAX_SEED),
+    ]
+}
+
+/// Every listed option: the fixed ones, with the games' rule options and the strength
+/// options after `Move Overhead`.
 fn listed() -> Vec<OptSpec> {
     let mut out = Vec::new();
     for o in OPTIONS {
@@ -134,6 +185,7 @@ fn listed() -> Vec<OptSpec> {
         out.push(o);
         if o.name == "Move Overhead" {
             out.extend(Variant::all_rule_options().into_iter().map(rule_spec));
+            out.extend(strength_specs());
         }
     }
     out
@@ -239,6 +291,13 @@ pub enum SetOption {
     Param(&'static str, i64),
     /// A weights file to load over the compiled-in weights; empty: the compiled-in ones.
     EvalFile(String),
+    /// `Level` 1..=5, 0 none.
+    Level(u8),
+    LimitStrength(bool),
+    Elo(i64),
+    SkillLevel(i64),
+    /// `Seed`; 0: a new seed from the clock for every game.
+    Seed(u64),
 }
 
 /// Parse `setoption name <name words> [value <value words>]` (the arguments after
@@ -290,6 +349,10 @@ pub fn parse_setoption(args: &[&str]) -> Result<SetOption, String> {
                 "Threads" => SetOption::Threads(n as usize),
                 "MultiPV" => SetOption::MultiPv(n as usize),
                 "Move Overhead" => SetOption::MoveOverhead(n as u64),
+                "Level" => SetOption::Level(n as u8),
+                "UCI_Elo" => SetOption::Elo(n),
+                "Skill Level" => SetOption::SkillLevel(n),
+                "Seed" => SetOption::Seed(n as u64),
                 rule => SetOption::Rule(rule, n),
             })
         }
@@ -305,10 +368,10 @@ pub fn parse_setoption(args: &[&str]) -> Result<SetOption, String> {
                     ));
                 }
             };
-            Ok(if spec.name == "Ponder" {
-                SetOption::Ponder(b)
-            } else {
-                SetOption::Feature(spec.name, b)
+            Ok(match spec.name {
+                "Ponder" => SetOption::Ponder(b),
+                "UCI_LimitStrength" => SetOption::LimitStrength(b),
+                feature => SetOption::Feature(feature, b),
             })
         }
         OptKind::Button => Ok(SetOption::ClearHash),
@@ -348,6 +411,13 @@ pub struct Settings {
     /// The loaded evaluation weights text, if any, and the file it came from.
     pub eval_text: Option<Arc<String>>,
     pub eval_file: String,
+    /// The strength options as set.
+    pub strength: StrengthRequest,
+    /// The `Seed` option (0: from the clock).
+    pub seed: u64,
+    /// The seed of the game being played: `seed`, or with `Seed` 0 one drawn from the
+    /// clock when the engine starts and at each new game.
+    pub game_seed: u64,
 }
 
 impl Settings {
@@ -367,6 +437,21 @@ impl Settings {
             params: SearchParams::default(),
             eval_text: None,
             eval_file: String::new(),
+            strength: StrengthRequest {
+                elo: spin_default("UCI_Elo"),
+                ..Default::default()
+            },
+            seed: 0,
+            game_seed: crate::seed::from_clock(),
+        }
+    }
+
+    /// A new game begins (`ucinewgame`): with `Seed` 0 it gets a fresh seed from the clock,
+    /// so the weakened levels do not replay the last game's moves.
+    pub fn new_game(&mut self) {
+        if self.seed == 0 {
+            self.game_seed = crate::seed::from_clock();
+            log::debug!("Seed 0: this game's seed is {}", self.game_seed);
         }
     }
 
@@ -411,6 +496,15 @@ impl Settings {
                 let _ = self.params.set(name, v);
             }
             SetOption::EvalFile(_) => unreachable!("applied by load_eval_file"),
+            SetOption::Level(n) => self.strength.level = n,
+            SetOption::LimitStrength(b) => self.strength.limit_strength = b,
+            SetOption::Elo(e) => self.strength.elo = e,
+            SetOption::SkillLevel(s) => self.strength.skill_level = s,
+            SetOption::Seed(seed) => {
+                self.seed = seed;
+                self.game_seed = seed;
+                self.new_game();
+            }
         }
     }
 
@@ -459,6 +553,8 @@ impl Settings {
             features: self.features,
             eval_text: self.eval_text.clone(),
             params: self.params.clone(),
+            strength: self.strength,
+            seed: self.game_seed,
         }
     }
 }

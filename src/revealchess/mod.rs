@@ -214,6 +214,36 @@ fn promo_letter(t: usize) -> char {
     PIECE_LETTERS[t] as char
 }
 
+/// The strength options' calibration in chess, measured by `tinh ladder` (README).
+pub const CHESS_STRENGTH: crate::search::skill::StrengthScale =
+    crate::search::skill::StrengthScale {
+        pawn: 100,
+        levels: [0.0, 4.0, 7.0, 10.0, 13.0],
+        ratings: &[
+            (-1.0, 0),
+            (0.0, 431),
+            (4.0, 587),
+            (7.0, 805),
+            (10.0, 1077),
+            (13.0, 1291),
+        ],
+    };
+
+/// The strength options' calibration in Reveal Chess, measured by `tinh ladder` (README).
+pub const REVEAL_STRENGTH: crate::search::skill::StrengthScale =
+    crate::search::skill::StrengthScale {
+        pawn: 100,
+        levels: [0.0, 6.0, 9.0, 12.0, 19.0],
+        ratings: &[
+            (-1.0, 0),
+            (0.0, 236),
+            (6.0, 425),
+            (9.0, 599),
+            (12.0, 853),
+            (19.0, 1055),
+        ],
+    };
+
 impl Game for Board {
     type Move = Move;
     type Eval = eval::Evaluation;
@@ -233,6 +263,13 @@ impl Game for Board {
     }
     fn can_win(&self, side: usize) -> bool {
         self.pos.can_mate(side)
+    }
+    fn strength_scale(&self) -> &'static crate::search::skill::StrengthScale {
+        if self.chess {
+            &CHESS_STRENGTH
+        } else {
+            &REVEAL_STRENGTH
+        }
     }
     fn bench_positions(&self) -> &'static [BenchPosition] {
         if self.chess {

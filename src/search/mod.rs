@@ -7,6 +7,7 @@ mod chance;
 pub mod ordering;
 pub mod params;
 mod quiescence;
+pub mod skill;
 #[cfg(test)]
 mod tests;
 pub mod threads;
@@ -143,6 +144,12 @@ pub struct Options {
     pub eval_text: Option<Arc<String>>,
     /// The tunable numbers of the search.
     pub params: SearchParams,
+    /// How strong to play (the `Level`, `UCI_LimitStrength`, `UCI_Elo` and `Skill Level`
+    /// options), read with the game's calibration when the search starts.
+    pub strength: skill::StrengthRequest,
+    /// The seed of a weakened level's choices: each search draws from a generator seeded
+    /// by it, the position and the game's ply, so the same seed replays the same game.
+    pub seed: u64,
 }
 
 impl Default for Options {
@@ -154,6 +161,8 @@ impl Default for Options {
             features: Features::default(),
             eval_text: None,
             params: SearchParams::default(),
+            strength: skill::StrengthRequest::default(),
+            seed: 1,
         }
     }
 }

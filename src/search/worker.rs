@@ -27,8 +27,13 @@ pub struct Shared<'a, M> {
     pub control: &'a Control,
     pub features: Features,
     pub params: SearchParams,
-    /// Node budget; checked by the main worker.
+    /// Node budget (`go nodes`); checked by the main worker.
     pub node_limit: Option<u64>,
+    /// A weakened level's node budget: no iteration starts past it.
+    pub node_budget: Option<u64>,
+    /// A weakened level's node cap: the iteration in progress is abandoned past it, once
+    /// one iteration is complete.
+    pub node_cap: Option<u64>,
     /// The clock; checked by the main worker.
     pub time: TimeManager,
     /// Each worker's published node count (others read it for `nodes`/`nps`).
@@ -155,6 +160,14 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.nodes & 1023 == 0 {
             self.publish_nodes();
             if self.id == 0 && !shared.control.pondering() && shared.time.past_hard() {
+                shared.control.stop();
+            }
+            if self.id == 0
+                && self.completed_depth > 0
+                && shared
+                    .node_cap
+                    .is_some_and(|cap| self.total_nodes_fast() >= cap)
+            {
                 shared.control.stop();
             }
         }

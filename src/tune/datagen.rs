@@ -9,10 +9,11 @@
 //! the same file whatever the thread count. The file format is in `data.rs`.
 
 use super::data::{DataWriter, End, GameData, MAX_RECORD_PLIES, Ply};
-use crate::arena::openings::{self, mix, random_walk};
+use crate::arena::openings::{self, random_walk};
 use crate::game::{ChanceList, Game, NO_OUTCOME, Outcome};
 use crate::progress::Progress;
 use crate::search::{Limits, Options, Searcher};
+use crate::seed::mix;
 use crate::variant::Variant;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
