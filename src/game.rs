@@ -290,6 +290,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn can_win(&self, _side: usize) -> bool {
         true
     }
+    /// The search settings this game plays best with, over the generic defaults: (name,
+    /// value) pairs as `setoption` takes them, a search parameter (`RfpMargin`) or a
+    /// feature switch (`Search_SEE`, 1 on, 0 off). Each is a measured result (its commit
+    /// gives the match); the user's own settings still win over them.
+    fn search_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[]
+    }
     /// Positions for `tinh bench`, searched to a fixed depth.
     fn bench_positions(&self) -> &'static [BenchPosition] {
         &[]

@@ -139,7 +139,7 @@ fn run_bench(
         }
         return tinh::bench::run_perft(depth, &variants);
     }
-    let mut p = tinh::search::params::SearchParams::default();
+    let mut p = tinh::search::params::SearchSettings::default();
     p.apply_assignments(params)?;
     tinh::bench::run(depth, &variants, p)
 }

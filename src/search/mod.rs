@@ -15,12 +15,15 @@ pub mod tt;
 pub mod worker;
 
 use crate::game::{Game, Score};
-use params::SearchParams;
+use params::SearchSettings;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use tt::TranspositionTable;
 
-/// Search features that can be switched off to measure what each one is worth.
+/// Search features, each switched by a check option `Search_<Name>` (see `FEATURES`).
+/// The first five are on in every game; the later heuristics are off unless a game turns
+/// them on in its `Game::search_defaults` (each is kept per game only where a match
+/// showed it pays).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     pub null_move: bool,
@@ -34,14 +37,88 @@ pub struct Features {
 
 impl Default for Features {
     fn default() -> Self {
-        Features {
-            null_move: true,
-            lmr: true,
-            futility: true,
-            chance_pruning: true,
-            aspiration: true,
+        let mut f = Features {
+            null_move: false,
+            lmr: false,
+            futility: false,
+            chance_pruning: false,
+            aspiration: false,
+        };
+        for spec in FEATURES {
+            *f.slot(spec.name).expect("listed feature") = spec.default;
         }
+        f
     }
+}
+
+/// One feature switch as the protocol lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct FeatureSpec {
+    /// The check option's name.
+    pub name: &'static str,
+    /// On unless a game says otherwise.
+    pub default: bool,
+    pub doc: &'static str,
+}
+
+/// Every feature switch, in the order `uci` lists them.
+pub const FEATURES: &[FeatureSpec] = &[
+    FeatureSpec {
+        name: "Search_NullMove",
+        default: true,
+        doc: "null-move pruning",
+    },
+    FeatureSpec {
+        name: "Search_LMR",
+        default: true,
+        doc: "late-move reductions",
+    },
+    FeatureSpec {
+        name: "Search_Futility",
+        default: true,
+        doc: "reverse futility, futility and late-move pruning",
+    },
+    FeatureSpec {
+        name: "Search_ChancePruning",
+        default: true,
+        doc: "Star1 bounds and probing at chance nodes",
+    },
+    FeatureSpec {
+        name: "Search_Aspiration",
+        default: true,
+        doc: "aspiration windows",
+    },
+];
+
+impl Features {
+    fn slot(&mut self, name: &str) -> Option<&mut bool> {
+        let f = match FEATURES
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))?
+            .name
+        {
+            "Search_NullMove" => &mut self.null_move,
+            "Search_LMR" => &mut self.lmr,
+            "Search_Futility" => &mut self.futility,
+            "Search_ChancePruning" => &mut self.chance_pruning,
+            "Search_Aspiration" => &mut self.aspiration,
+            other => unreachable!("feature {other} has no field"),
+        };
+        Some(f)
+    }
+    /// Switch a feature by its option name (case-insensitive); `false` for an unknown name.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        self.slot(name).map(|f| *f = on).is_some()
+    }
+    /// A feature's state by its option name (case-insensitive).
+    pub fn get(&self, name: &str) -> Option<bool> {
+        self.clone().slot(name).map(|f| *f)
+    }
+}
+
+/// The feature switch of this name (case-insensitive).
+pub fn feature_spec(name: &str) -> Option<&'static FeatureSpec> {
+    FEATURES.iter().find(|s| s.name.eq_ignore_ascii_case(name))
 }
 
 /// The deepest iteration a search runs; deeper depth limits are clamped to it.
@@ -118,13 +195,12 @@ pub struct Options {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead_ms: u64,
-    /// Switches for measuring search features; all on by default.
-    pub features: Features,
     /// Evaluation weights text (`EvalFile`) applied over the game's compiled-in weights;
     /// `None` searches with the compiled-in weights.
     pub eval_text: Option<Arc<String>>,
-    /// The tunable numbers of the search.
-    pub params: SearchParams,
+    /// Search parameters and feature switches set by name (`setoption`, `bench --param`),
+    /// applied over the game's own defaults when a search starts.
+    pub settings: SearchSettings,
 }
 
 impl Default for Options {
@@ -133,9 +209,8 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             move_overhead_ms: 50,
-            features: Features::default(),
             eval_text: None,
-            params: SearchParams::default(),
+            settings: SearchSettings::default(),
         }
     }
 }

@@ -27,7 +27,8 @@ pub fn run<G: Game>(
     control: &Control,
     report: &(dyn Fn(Report<G::Move>) + Sync),
 ) -> SearchResult<G::Move> {
-    let params = &opts.params;
+    let (params, features) = opts.settings.resolve(pos.search_defaults());
+    let params = &params;
     tt.new_search(params);
     let mut list = MoveList::new();
     if pos.immediate_result().is_none() {
@@ -51,7 +52,7 @@ pub fn run<G: Game>(
     let shared = Shared {
         tt,
         control,
-        features: opts.features,
+        features,
         params: params.clone(),
         node_limit: limits.nodes,
         time: TimeManager::new(limits, pos.side_to_move(), opts.move_overhead_ms, params),
