@@ -1,4 +1,5 @@
-//! Command line: the protocol loop by default; perft, bench, analyse, match, genopenings.
+//! Command line: the protocol loop by default; perft, bench, analyse, match, spsa,
+//! genopenings.
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -68,6 +69,12 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Tune numeric engine options by SPSA self-play (`tinh spsa --help`).
+    #[command(disable_help_flag = true)]
+    Spsa {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Generate a balanced opening suite (`tinh genopenings --help`).
     #[command(disable_help_flag = true)]
     Genopenings {
@@ -100,6 +107,7 @@ fn main() -> ExitCode {
         }) => run_bench(depth, perft, &params, cli.variant),
         Some(Command::Analyse(args)) => tinh::protocol::analyse::run(variant, args),
         Some(Command::Match { args }) => tinh::arena::run_match_cli(&with_variant(args, variant)),
+        Some(Command::Spsa { args }) => tinh::arena::spsa::spsa_cli(&with_variant(args, variant)),
         Some(Command::Genopenings { args }) => {
             tinh::arena::genopenings_cli(&with_variant(args, variant))
         }
