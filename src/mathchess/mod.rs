@@ -1,6 +1,7 @@
 //! Math Chess (Cờ Toán): the rules of docs/rules/mathchess.md on a 9x11 board held
 //! as u128 bitboards plus line words; move generation, bulk perft, FEN, Zobrist keys,
-//! the game's ends, and (in `eval`) the static evaluation, all behind `game::Game`.
+//! the game's ends, and (in `eval`) the static evaluation, all behind `game::Game`;
+//! `see` defines the static exchange evaluation of arithmetic captures.
 //!
 //! Notation decisions: moves are `<from><to>` (`c1c4`, `e10e11`; a capture names the
 //! target's square). FEN printing includes the full-move number exactly when the FEN the
@@ -13,6 +14,7 @@ pub mod board;
 pub mod eval;
 pub mod geometry;
 pub mod movegen;
+pub mod see;
 
 pub use board::{BLUE, Board, EMPTY, RED, START_FEN, code_num, code_side, piece_code};
 

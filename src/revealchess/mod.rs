@@ -2,12 +2,14 @@
 //! docs/rules/revealchess.md: the `Game` implementation over `position::Pos` (8x8 u64
 //! bitboards, shells and pools, legal move generation with pins, copy-make with an undo
 //! stack), notation, draws, and the fast perft.
-//! Submodules: `bitboard` (attack tables), `position` (rules core), `fen`, `eval`.
+//! Submodules: `bitboard` (attack tables), `position` (rules core), `fen`, `eval`, `see`
+//! (static exchange evaluation).
 
 pub mod bitboard;
 pub mod eval;
 pub mod fen;
 pub mod position;
+pub mod see;
 
 use crate::game::*;
 use bitboard::*;
