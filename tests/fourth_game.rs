@@ -173,6 +173,10 @@ impl Game for DiceRace {
     fn history_index(&self, mv: DMove) -> usize {
         mv.0 as usize
     }
+    const PIECE_TO_SIZE: usize = 4;
+    fn piece_to_index(&self, mv: DMove) -> usize {
+        mv.0 as usize
+    }
     fn chance(&self, mv: DMove, out: &mut ChanceList) -> bool {
         if mv != ROLL {
             return false;

@@ -178,6 +178,8 @@ impl Game for Board {
     type Move = Move;
     type Eval = eval::Evaluation;
     const HISTORY_SIZE: usize = 4096;
+    /// Colour, type (a face-down piece's shell type) and face-down or not, by square.
+    const PIECE_TO_SIZE: usize = 2 * 6 * 2 * 64;
 
     fn variant_name(&self) -> &'static str {
         if self.chess { "chess" } else { "revealchess" }
@@ -271,6 +273,13 @@ impl Game for Board {
     fn history_index(&self, mv: Move) -> usize {
         mv.from() * 64 + mv.to()
     }
+    #[inline]
+    fn piece_to_index(&self, mv: Move) -> usize {
+        let p = &self.pos;
+        let c = p.sq[mv.from()];
+        let face_down = (p.fd >> mv.from()) & 1;
+        ((code_color(c) * 6 + code_type(c)) * 2 + face_down as usize) * 64 + mv.to()
+    }
 
     fn chance(&self, mv: Move, out: &mut ChanceList) -> bool {
         if !self.pos.is_reveal(mv.0) {
@@ -295,6 +304,21 @@ impl Game for Board {
         if let Some(p) = self.hist.pop() {
             self.pos = p;
         }
+    }
+    /// The pawns (pawn shells included), and each side's other pieces (by type, with
+    /// which of them are face-down).
+    #[inline]
+    fn correction_keys(&self) -> [u64; CORRECTION_KEYS] {
+        let p = &self.pos;
+        let pawns = mix64(p.pieces(WHITE, PAWN)) ^ mix64(p.pieces(BLACK, PAWN) ^ 0x5bd1_e995);
+        let others = |c: usize| {
+            let mut h = mix64(p.fd & p.col[c]) ^ c as u64;
+            for t in KNIGHT..=KING {
+                h = mix64(h ^ p.pieces(c, t));
+            }
+            h
+        };
+        [pawns, others(WHITE), others(BLACK)]
     }
     fn null_move_ok(&self) -> bool {
         let p = &self.pos;

@@ -4,6 +4,7 @@
 
 pub mod alphabeta;
 mod chance;
+mod correction;
 pub mod ordering;
 pub mod params;
 mod quiescence;
@@ -33,6 +34,19 @@ pub struct Features {
     /// Star1 bounds at chance nodes (off: every outcome gets a full window).
     pub chance_pruning: bool,
     pub aspiration: bool,
+    /// Continuation history (1 and 2 plies) in quiet-move ordering, reductions and the
+    /// history rewards.
+    pub cont_hist: bool,
+    /// Static exchange evaluation: losing captures ordered after the quiet moves, and
+    /// losing captures and quiet moves pruned near the leaves and in quiescence.
+    pub see: bool,
+    /// Correction history: the static evaluation corrected by what searches of
+    /// positions sharing parts with this one found (`Game::correction_keys`).
+    pub corr_hist: bool,
+    /// Singular extensions: the table move is searched a ply deeper when every other
+    /// move falls clearly short of its table score (and the node is cut at once when
+    /// even without it another move reaches beta: multi-cut).
+    pub singular: bool,
 }
 
 impl Default for Features {
@@ -43,6 +57,10 @@ impl Default for Features {
             futility: false,
             chance_pruning: false,
             aspiration: false,
+            cont_hist: false,
+            see: false,
+            corr_hist: false,
+            singular: false,
         };
         for spec in FEATURES {
             *f.slot(spec.name).expect("listed feature") = spec.default;
@@ -88,6 +106,26 @@ pub const FEATURES: &[FeatureSpec] = &[
         default: true,
         doc: "aspiration windows",
     },
+    FeatureSpec {
+        name: "Search_ContHist",
+        default: false,
+        doc: "continuation history (1 and 2 plies) for quiet moves",
+    },
+    FeatureSpec {
+        name: "Search_SEE",
+        default: false,
+        doc: "static exchange evaluation in capture ordering and pruning",
+    },
+    FeatureSpec {
+        name: "Search_CorrHist",
+        default: false,
+        doc: "correction history of the static evaluation",
+    },
+    FeatureSpec {
+        name: "Search_Singular",
+        default: false,
+        doc: "singular extensions (with multi-cut)",
+    },
 ];
 
 impl Features {
@@ -102,6 +140,10 @@ impl Features {
             "Search_Futility" => &mut self.futility,
             "Search_ChancePruning" => &mut self.chance_pruning,
             "Search_Aspiration" => &mut self.aspiration,
+            "Search_ContHist" => &mut self.cont_hist,
+            "Search_SEE" => &mut self.see,
+            "Search_CorrHist" => &mut self.corr_hist,
+            "Search_Singular" => &mut self.singular,
             other => unreachable!("feature {other} has no field"),
         };
         Some(f)

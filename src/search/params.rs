@@ -90,6 +90,24 @@ search_params! {
     history_bonus_per_depth2: "HistoryBonusPerDepth2" = 16, 1..=1000;
     /// ... at most this much.
     history_bonus_max: "HistoryBonusMax" = 1600, 1..=16384;
+    /// Static exchange pruning (`Search_SEE`) up to this depth.
+    see_max_depth: "SeeMaxDepth" = 8, 0..=64;
+    /// A capture is skipped when its exchange loses more than this per ply of depth.
+    see_noisy_margin: "SeeNoisyMargin" = 100, 0..=2000;
+    /// A quiet move is skipped when the piece's exchange loses more than this per depth
+    /// squared.
+    see_quiet_margin: "SeeQuietMargin" = 25, 0..=1000;
+    /// Quiescence skips captures whose exchange loses more than this.
+    qsearch_see_margin: "QsearchSeeMargin" = 0, 0..=1000;
+    /// Singular extensions (`Search_Singular`) from this depth on ...
+    se_min_depth: "SeMinDepth" = 6, 1..=64;
+    /// ... when the table entry is at most this many plies shallower than the node.
+    se_tt_depth_margin: "SeTtDepthMargin" = 3, 0..=20;
+    /// The other moves must stay below the table score minus this per ply of depth, in
+    /// sixteenths.
+    se_margin: "SeMargin" = 16, 0..=1000;
+    /// Correction history (`Search_CorrHist`): percent of the learnt correction applied.
+    corr_weight: "CorrWeight" = 100, 0..=400;
     /// Quiescence tries every move (check evasions, threats on the 0) for this many plies.
     qsearch_check_plies: "QsearchCheckPlies" = 4, 0..=16;
     /// Check extensions stop at this many times the iteration's depth (in plies).

@@ -124,6 +124,10 @@ impl Game for TreeGame {
     fn history_index(&self, mv: TMove) -> usize {
         mv.0 as usize
     }
+    const PIECE_TO_SIZE: usize = 16;
+    fn piece_to_index(&self, mv: TMove) -> usize {
+        mv.0 as usize
+    }
     fn chance(&self, mv: TMove, out: &mut ChanceList) -> bool {
         self.outcomes(mv, out)
     }
