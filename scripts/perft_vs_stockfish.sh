@@ -3,13 +3,21 @@
 # run, single thread each: start position depth 6 and Kiwipete depth 5 (default), both
 # counts checked against each other. Prints nodes/s for each and the ratio Tinh / Stockfish.
 # Usage: scripts/perft_vs_stockfish.sh [runs]   (best of `runs`, default 3)
+#        TINH=target/native/release/tinh scripts/perft_vs_stockfish.sh   (another build,
+#        e.g. the native one from `cargo native`; by default the portable release build)
+# Stockfish here is whatever `stockfish` is installed (Debian's package: 15.1, built for
+# plain x86-64 with SSE2 only); the script prints its version line so that a figure says
+# what it was measured against.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-3}
 SF=$(command -v stockfish || echo /usr/games/stockfish)
 [ -x "$SF" ] || { echo "stockfish not found (apt-get install -y stockfish)" >&2; exit 1; }
-cargo build --release --quiet
-TINH=target/release/tinh
+if [ -z "${TINH:-}" ]; then
+  cargo build --release --quiet
+  TINH=target/release/tinh
+fi
+echo "tinh: $TINH; stockfish: $SF ($(echo quit | "$SF" 2>/dev/null | head -1))"
 now() { date +%s.%N; }
 declare -A POS=(
   [startpos]="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1|6"

@@ -1,5 +1,7 @@
 //! Command line: the protocol loop by default; perft, bench, analyse, match, spsa,
-//! genopenings.
+//! genopenings, and serve (the board in a web browser, `serve/`).
+
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -7,9 +9,8 @@ use std::time::Instant;
 use tinh::variant::Variant;
 use tinh::with_game;
 
-/// The deepest `tinh perft` and `tinh bench` go: perft leaf counts beyond it would
-/// overflow 64 bits in Math Chess, and neither would finish anyway.
-const MAX_BENCH_DEPTH: i64 = 20;
+/// The deepest `tinh perft` and `tinh bench` go (the same as `go perft`).
+const MAX_BENCH_DEPTH: i64 = tinh::perft::MAX_DEPTH as i64;
 
 #[derive(Parser)]
 #[command(
@@ -75,6 +76,8 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Serve a board to play on in a web browser (http://127.0.0.1:8080/ by default).
+    Serve(serve::ServeArgs),
     /// Generate a balanced opening suite (`tinh genopenings --help`).
     #[command(disable_help_flag = true)]
     Genopenings {
@@ -108,6 +111,7 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => tinh::protocol::analyse::run(variant, args),
         Some(Command::Match { args }) => tinh::arena::run_match_cli(&with_variant(args, variant)),
         Some(Command::Spsa { args }) => tinh::arena::spsa::spsa_cli(&with_variant(args, variant)),
+        Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Genopenings { args }) => {
             tinh::arena::genopenings_cli(&with_variant(args, variant))
         }

@@ -4,6 +4,10 @@
 use crate::game::{ChanceList, Game, MoveList, NO_OUTCOME};
 use rayon::prelude::*;
 
+/// The deepest perft (`tinh perft`, `go perft`, `tinh bench`): leaf counts beyond it would
+/// overflow 64 bits in Math Chess, and none would finish anyway.
+pub const MAX_DEPTH: u32 = 20;
+
 /// Divide: (move as named in `position ... moves`, leaf count) for every root branch.
 /// `threads > 1` counts the root branches in parallel on a rayon pool.
 pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(String, u64)> {

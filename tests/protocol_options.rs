@@ -40,7 +40,7 @@ fn setoption_parses_names_case_insensitively_and_checks_ranges() {
     );
     for bad in [
         "name Hash value 0",
-        "name Hash value 65537",
+        "name Hash value 999999999",
         "name Hash value x",
         "name Hash",
         "name Threads value 257",
@@ -65,7 +65,10 @@ fn options_listed() {
     assert!(s.contains(
         "option name UCI_Variant type combo default revealchess var mathchess var revealchess var chess"
     ));
-    assert!(s.contains("option name Hash type spin default 64 min 1 max 65536"));
+    let max = tinh::search::tt::max_hash_mb();
+    assert!(s.contains(&format!(
+        "option name Hash type spin default 64 min 1 max {max}"
+    )));
     assert!(s.contains("option name Clear Hash type button"));
     assert!(s.contains("option name PointTarget type spin default 0 min 0 max 45"));
     // Search parameters are not listed by `uci`, only by `params`.

@@ -105,6 +105,15 @@ impl Tinh {
         self.until("readyok", |l| l == "readyok").0
     }
 
+    /// Watch a while: a search is running (or holding its result) and no `bestmove` comes.
+    fn no_bestmove_yet(&mut self) {
+        std::thread::sleep(QUIET);
+        let lines = self.sync();
+        if lines.iter().any(|l| !l.starts_with("info depth")) {
+            self.fail(&format!("expected only progress, got {lines:?}"));
+        }
+    }
+
     /// Send a command and check that it answers nothing at all.
     fn silent(&mut self, cmd: &str) {
         self.send(cmd);
@@ -350,7 +359,6 @@ fn uci_handshake_lists_id_options_and_variant() {
     assert!(has("id author The Tinh developers"));
     for o in [
         "option name UCI_Variant type combo default mathchess var mathchess var revealchess var chess",
-        "option name Hash type spin default 64 min 1 max 65536",
         "option name Threads type spin default 1 min 1 max 256",
         "option name MultiPV type spin default 1 min 1 max 256",
         "option name Clear Hash type button",
@@ -359,6 +367,23 @@ fn uci_handshake_lists_id_options_and_variant() {
         "option name PointTarget type spin default 0 min 0 max 45",
     ] {
         assert!(has(o), "missing '{o}' in {lines:?}");
+    }
+    // The Hash maximum is half the machine's memory: at least the default, and never
+    // more than the machine has.
+    let hash = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("option name Hash type spin default 64 min 1 max "))
+        .unwrap_or_else(|| panic!("no Hash option in {lines:?}"));
+    let max: u64 = hash.parse().expect("Hash max");
+    assert!(max >= 64, "{max}");
+    if let Ok(info) = std::fs::read_to_string("/proc/meminfo") {
+        let total_kb: u64 = info
+            .lines()
+            .find_map(|l| l.strip_prefix("MemTotal:"))
+            .and_then(|v| v.trim().strip_suffix("kB"))
+            .and_then(|v| v.trim().parse().ok())
+            .expect("MemTotal");
+        assert!(max <= total_kb / 1024 / 2, "Hash max {max} MiB");
     }
     assert!(has(&format!(
         "info string variant mathchess files 9 ranks 11 startpos {MATH_START}"
@@ -603,19 +628,15 @@ fn isready_answered_and_stop_works_during_go_infinite() {
         std::thread::sleep(QUIET);
         let lines = t.sync();
         assert!(lines.iter().all(|l| l.starts_with("info")), "{lines:?}");
-        // A second `go` is refused and does not get its own `bestmove`.
+        // A second `go` waits for the first, which still holds its result until `stop`.
         t.send("go depth 1");
-        let lines = t.sync();
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("info string error: go: a search is already running")),
-            "{lines:?}"
-        );
-        assert!(lines.iter().all(|l| !l.starts_with("bestmove")));
+        t.no_bestmove_yet();
         t.send("stop");
         let (_, best) = t.until("bestmove", |l| l.starts_with("bestmove"));
         assert!(best.starts_with("bestmove ") && best != "bestmove (none)");
+        // Then the waiting `go` runs and answers.
+        let (_, best) = t.until("second bestmove", |l| l.starts_with("bestmove"));
+        assert!(best != "bestmove (none)");
         let after = t.sync();
         assert!(after.is_empty(), "after stop: {after:?}");
         // `stop` with nothing running answers nothing; the engine still plays.
@@ -624,6 +645,133 @@ fn isready_answered_and_stop_works_during_go_infinite() {
         assert!(best.is_some());
         t.quit();
     }
+}
+
+/// Every line `tinh` prints until it exits (after end of input), with a time limit.
+fn all_output(t: &mut Tinh) -> Vec<String> {
+    let deadline = Instant::now() + PATIENCE;
+    let mut lines = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match t.rx.recv_timeout(left) {
+            Ok(l) => {
+                t.transcript.push(format!("<< {l}"));
+                lines.push(l);
+            }
+            Err(RecvTimeoutError::Disconnected) => return lines,
+            Err(RecvTimeoutError::Timeout) => t.fail("no end of output in time"),
+        }
+    }
+}
+
+#[test]
+fn a_piped_batch_gets_one_bestmove_per_go_in_order() {
+    // As `printf '...' | tinh` sends it: everything at once, then end of input. Each
+    // search must run to its own limit (not be cut short by the end of input), and the
+    // commands between them apply in order. The three positions have disjoint moves
+    // (White from the start, Black after e2e4, and a position with one legal move).
+    let mut t = Tinh::start(&["--variant", "chess"]);
+    let batch = [
+        "position startpos",
+        "go movetime 300",
+        "position startpos moves e2e4",
+        "go depth 4",
+        "setoption name MultiPV value 2",
+        "position fen 7k/8/8/8/8/8/6q1/K7 w - - 0 1",
+        "go nodes 2000",
+        "isready",
+    ];
+    let mut bytes = batch.join("\n").into_bytes();
+    bytes.push(b'\n');
+    t.send_raw(&bytes);
+    t.stdin = None;
+    let lines = all_output(&mut t);
+    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    if best.len() != 3 {
+        t.fail(&format!("{} bestmoves for 3 gos", best.len()));
+    }
+    let from = |b: &str| b.split_whitespace().nth(1).unwrap()[..2].to_string();
+    assert!(
+        ["a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2", "b1", "g1"]
+            .contains(&from(best[0]).as_str()),
+        "{best:?}"
+    );
+    assert!(
+        from(best[1]).ends_with('7') || from(best[1]).ends_with('8'),
+        "{best:?}"
+    );
+    assert!(
+        best[2].starts_with("bestmove a1b1")
+            || best[2].starts_with("bestmove a1a2")
+            || best[2].starts_with("bestmove a1b2"),
+        "{best:?}"
+    );
+    // The first search ran its 300 ms (not stopped by the end of input): it reached
+    // depth 2 at least; the second reached its depth 4.
+    let pos = |b: &String| lines.iter().position(|l| l == b).unwrap();
+    let depth_before = |end: usize| {
+        lines[..end]
+            .iter()
+            .rev()
+            .take_while(|l| !l.starts_with("bestmove"))
+            .filter_map(|l| l.strip_prefix("info depth "))
+            .filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok())
+            .max()
+            .unwrap_or(0)
+    };
+    assert!(depth_before(pos(best[0])) >= 2, "{lines:?}");
+    assert!(depth_before(pos(best[1])) >= 4, "{lines:?}");
+    // MultiPV 2 applies to the third search only.
+    let multipv2 = lines.iter().position(|l| l.contains(" multipv 2 "));
+    assert!(multipv2.is_none_or(|i| i > pos(best[1])), "{lines:?}");
+    // `isready` was answered at once, while the first search was still running.
+    let ready = lines.iter().position(|l| l == "readyok").expect("readyok");
+    assert!(ready < pos(best[0]), "{lines:?}");
+    assert!(t.wait_exit(PATIENCE).is_some_and(|s| s.success()));
+}
+
+#[test]
+fn stop_and_quit_act_at_once_while_commands_wait() {
+    let mut t = Tinh::start(&["--variant", "chess"]);
+    // A search that would take hours, a `go` waiting behind it: `stop` ends the first at
+    // once, then the second runs.
+    t.send("go depth 99");
+    t.send("position startpos moves e2e4");
+    t.send("go depth 1");
+    t.no_bestmove_yet();
+    let asked = Instant::now();
+    t.send("stop");
+    let (_, first) = t.until("bestmove", |l| l.starts_with("bestmove"));
+    assert!(asked.elapsed() < Duration::from_secs(10));
+    let (_, second) = t.until("second bestmove", |l| l.starts_with("bestmove"));
+    // `position` during the search applied to the waiting `go` (Black's move).
+    let from = |b: &str| b.split_whitespace().nth(1).unwrap().to_string();
+    assert!(from(&first).ends_with(['3', '4']), "{first}");
+    assert!(from(&second).ends_with(['5', '6']), "{second}");
+    assert!(t.sync().is_empty());
+
+    // `go ponder` holds a waiting `go` until `ponderhit` (then its own clock ends it).
+    t.silent("position startpos moves e2e4");
+    t.send("go ponder wtime 1000 btime 1000");
+    t.send("go depth 1");
+    t.no_bestmove_yet();
+    t.send("ponderhit");
+    t.until("bestmove", |l| l.starts_with("bestmove"));
+    t.until("second bestmove", |l| l.starts_with("bestmove"));
+    assert!(t.sync().is_empty());
+
+    // `quit` ends the search at once and drops what waits.
+    t.send("go depth 99");
+    t.send("go depth 99");
+    t.sync();
+    let asked = Instant::now();
+    t.send("quit");
+    let st = t.wait_exit(Duration::from_secs(10));
+    assert!(st.is_some_and(|s| s.success()), "{st:?}");
+    assert!(asked.elapsed() < Duration::from_secs(10));
+    let rest = all_output(&mut t);
+    let n = rest.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(n, 1, "{rest:?}");
 }
 
 #[test]
@@ -656,12 +804,7 @@ fn ponder_then_ponderhit_or_stop() {
     t.silent("setoption name Ponder value true");
     t.silent("position startpos moves e2e4");
     t.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
-    std::thread::sleep(QUIET);
-    let lines = t.sync();
-    assert!(
-        lines.iter().all(|l| !l.starts_with("bestmove")),
-        "{lines:?}"
-    );
+    t.no_bestmove_yet();
     // The expected move was played: the search goes on as a timed one and ends by itself.
     t.send("ponderhit");
     let (_, best) = t.until("bestmove", |l| l.starts_with("bestmove"));
@@ -671,8 +814,7 @@ fn ponder_then_ponderhit_or_stop() {
     // The opponent played something else: `stop`, then the real search.
     t.silent("position startpos moves e2e4 e7e5");
     t.send("go ponder wtime 2000 btime 2000");
-    std::thread::sleep(QUIET);
-    assert!(t.sync().iter().all(|l| !l.starts_with("bestmove")));
+    t.no_bestmove_yet();
     t.send("stop");
     t.until("bestmove", |l| l.starts_with("bestmove"));
     assert!(t.sync().is_empty());
@@ -754,6 +896,11 @@ fn bad_input_is_answered_and_changes_nothing() {
         t.rejected("go perft");
         t.rejected("go perft x");
         t.rejected("go perft -1");
+        let e = t.rejected("go perft 21");
+        assert!(
+            e.ends_with("go perft: depth 21 is out of range 0..=20"),
+            "{e}"
+        );
 
         // The position is the one from before all of that, and the engine still serves.
         assert_eq!(t.display(), kept);
@@ -769,6 +916,19 @@ fn bad_input_is_answered_and_changes_nothing() {
         );
         t.silent("");
         t.silent("   ");
+        t.silent(" \t position\tstartpos ");
+        // Only spaces and tabs separate words: other (Unicode) spaces are part of a word.
+        let e = t.rejected("go\u{a0}depth 1");
+        assert_eq!(e, "info string error: unknown command 'go\u{a0}depth'");
+        t.rejected(&format!("position fen {}", fen.replacen(' ', "\u{a0}", 1)));
+        let e = t.rejected("go depth\u{2003}1");
+        assert!(
+            e.starts_with("info string error: go: unknown parameter 'depth\u{2003}1'"),
+            "{e}"
+        );
+        // A huge word is not echoed whole.
+        let e = t.rejected(&"y".repeat(1 << 20));
+        assert!(e.len() < 500 && e.contains('…'), "{} chars", e.len());
         t.send("  isready  ");
         t.until("readyok", |l| l == "readyok");
         t.quit();
@@ -795,13 +955,27 @@ fn options_apply_and_perft_zero() {
     assert_eq!(t.perft(3).1, 8902);
     let (best, _) = t.go("go depth 2");
     assert!(best.is_some());
-    // Options that need the searcher idle are refused mid-search.
+    // Options that need the searcher idle wait for the search (a bad one's error too),
+    // and apply once it has answered.
     t.send("go infinite");
     t.sync();
-    t.rejected("setoption name Hash value 8");
-    t.rejected("ucinewgame");
+    t.send("setoption name Hash value 8");
+    t.send("setoption name Hash value 0");
+    t.send("ucinewgame");
+    let lines = t.sync();
+    assert!(
+        lines.iter().all(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
     t.send("stop");
-    t.until("bestmove", |l| l.starts_with("bestmove"));
+    let (_, best) = t.until("bestmove", |l| l.starts_with("bestmove"));
+    assert!(best != "bestmove (none)");
+    let lines = t.sync();
+    assert!(
+        lines.len() == 1
+            && lines[0].starts_with("info string error: setoption: option 'Hash' value 0"),
+        "{lines:?}"
+    );
     t.silent("setoption name Hash value 8");
     t.silent("ucinewgame");
     t.quit();

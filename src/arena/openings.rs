@@ -110,7 +110,7 @@ tinh genopenings: build a balanced opening suite, one FEN per line.
                      start, in `position ... moves` notation) to its FEN, checking every
                      move with the rules code (no search, no filtering)
   --threads T        candidates searched in parallel, 1..=256 (default: all cores)
-  --hash MB          hash per search thread, 1..=65536 (default 8)
+  --hash MB          hash per search thread, 1..=the Hash option's max (default 8)
 ";
 
 pub fn parse_gen_args(args: &[String]) -> Result<Option<GenConfig>, String> {
@@ -206,6 +206,8 @@ fn dedup_key(fen: &str) -> String {
 /// Generate the suite: (FEN, score) in candidate order, `count` of them at most.
 pub fn generate(cfg: &GenConfig) -> Result<Vec<(String, i32)>, String> {
     let start = cfg.variant.startpos();
+    // Every worker thread allocates its own table: say so once, up front, if one cannot be.
+    Searcher::try_new(cfg.hash_mb).map_err(|e| format!("--hash {}: {e}", cfg.hash_mb))?;
     // Seen positions -> the lowest candidate index that reached them: keeps the output
     // independent of which thread got there first.
     let seen: DashMap<String, usize> = DashMap::new();

@@ -37,6 +37,8 @@ pub enum Termination {
     IllegalMove,
     Disconnect,
     Stall,
+    /// Not over yet (a game saved while in progress, e.g. from the board).
+    Unterminated,
 }
 
 impl Termination {
@@ -48,6 +50,7 @@ impl Termination {
             Termination::IllegalMove => "illegal move",
             Termination::Disconnect => "abandoned",
             Termination::Stall => "stalled connection",
+            Termination::Unterminated => "unterminated",
         }
     }
 }

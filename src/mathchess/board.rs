@@ -175,7 +175,7 @@ impl Board {
     /// Parse a position in the project's notation (see the rules file). Errors say what is
     /// wrong and where.
     pub fn from_fen(fen: &str) -> Result<Board, String> {
-        let mut fields = fen.split_whitespace();
+        let mut fields = fen.split_ascii_whitespace();
         let placement = fields.next().ok_or("empty FEN")?;
         let ranks: Vec<&str> = placement.split('/').collect();
         if ranks.len() != RANKS {

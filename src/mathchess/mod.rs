@@ -12,6 +12,7 @@
 
 pub mod board;
 pub mod eval;
+pub mod explain;
 pub mod geometry;
 pub mod movegen;
 pub mod see;

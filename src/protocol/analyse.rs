@@ -41,7 +41,7 @@ pub struct AnalyseArgs {
     /// Search threads (1..256).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Transposition table size in MiB (1..65536).
+    /// Transposition table size in MiB (1..=half the machine's memory, as the Hash option).
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
     /// Set an engine option as `setoption` would, e.g. `--option PointTarget=20` (a Math
@@ -156,7 +156,9 @@ pub fn run(variant: Variant, args: AnalyseArgs) -> Result<(), String> {
         )
     };
     let opts = settings.search_options();
-    with_game!(&pos, g => analyse(g, variant, &what, &limits.with_searchmoves(Vec::new()), &opts, settings.hash_mb))
+    let searcher = Searcher::try_new(settings.hash_mb)
+        .map_err(|e| format!("--hash {}: {e}", settings.hash_mb))?;
+    with_game!(&pos, g => analyse(g, variant, &what, &limits.with_searchmoves(Vec::new()), &opts, &searcher))
 }
 
 fn analyse<G: Game>(
@@ -165,7 +167,7 @@ fn analyse<G: Game>(
     what: &str,
     limits: &Limits<G::Move>,
     opts: &Options,
-    hash_mb: usize,
+    searcher: &Searcher,
 ) -> Result<(), String> {
     let out = std::io::stdout();
     let say = |s: &str| {
@@ -182,12 +184,12 @@ fn analyse<G: Game>(
     }
     let stm = g.side_names()[g.side_to_move().min(1)];
     say(&format!(
-        "Analysing {variant} ({stm} to move): {what}, {} thread{}, {hash_mb} MiB hash, \
+        "Analysing {variant} ({stm} to move): {what}, {} thread{}, {} MiB hash, \
          scores from {stm}'s view",
         opts.threads,
         if opts.threads == 1 { "" } else { "s" },
+        searcher.hash_mb(),
     ));
-    let searcher = Searcher::new(hash_mb);
     let start = Instant::now();
     let multipv = opts.multipv;
     let report = move |r: Report<G::Move>| {

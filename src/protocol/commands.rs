@@ -65,11 +65,16 @@ const GO_KEYWORDS: &[&str] = &[
 /// position by the caller.
 pub fn parse_go(args: &[&str]) -> Result<Go, String> {
     if args.first() == Some(&"perft") {
+        let max = crate::perft::MAX_DEPTH;
         let d = args
             .get(1)
             .ok_or("go perft: missing depth")?
             .parse::<u32>()
-            .map_err(|_| format!("go perft: depth '{}' is not a number >= 0", args[1]))?;
+            .map_err(|_| format!("go perft: depth '{}' is not a number in 0..={max}", args[1]))?;
+        // The same range as `tinh perft`.
+        if d > max {
+            return Err(format!("go perft: depth {d} is out of range 0..={max}"));
+        }
         if args.len() > 2 {
             return Err(format!(
                 "go perft: unexpected '{}' after the depth",
@@ -202,6 +207,7 @@ mod tests {
         assert_eq!(l.searchmoves, vec!["a1a2", "b1b2"]);
         assert!(l.infinite && l.ponder);
         assert!(matches!(parse_go(&toks("perft 3")), Ok(Go::Perft(3))));
+        assert!(matches!(parse_go(&toks("perft 20")), Ok(Go::Perft(20))));
         for bad in [
             "depth",
             "depth x",
@@ -214,6 +220,8 @@ mod tests {
             "perft",
             "perft -1",
             "perft 2 3",
+            "perft 21",
+            "perft 4294967296",
             "depth 3 perft 2",
             "frobnicate",
         ] {

@@ -8,6 +8,12 @@
 //! Threads: a reader thread turns stdin into a channel of lines; the main thread handles
 //! commands one at a time; a search runs on the searcher's own thread and writes its
 //! `info`/`bestmove` lines through the same locked `Output`, so lines never interleave.
+//!
+//! Order: a command that needs the search to have ended (`go`, `setoption`,
+//! `ucinewgame`) waits for its `bestmove`, and every command read after a waiting one
+//! waits behind it; `isready`, `stop`, `ponderhit` and `quit` act at once. So a script
+//! that pipes several `position`/`go` pairs gets one `bestmove` per `go`, in order, while
+//! a GUI's `stop` still reaches the search.
 
 pub mod analyse;
 pub mod commands;
@@ -26,7 +32,8 @@ use crate::game::{Game, Outcome};
 use crate::search::{Limits, Report, SearchResult, Searcher};
 use crate::variant::{Position, Variant};
 use options::{Settings, option_lines, param_lines};
-use session::{DoneGuard, Pending, Running};
+use session::{DoneGuard, Pending, Running, Wake};
+use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, mpsc};
@@ -40,6 +47,19 @@ pub const ENGINE_AUTHOR: &str = "The Tinh developers";
 const STOP_WAIT: Duration = Duration::from_secs(10);
 /// How long `quit` (and end of input) waits for a stopped search before exiting anyway.
 const QUIT_WAIT: Duration = Duration::from_secs(2);
+
+/// Commands that act at once, even while a search runs or other commands wait for it.
+const IMMEDIATE: &[&str] = &["isready", "stop", "ponderhit", "quit"];
+/// Commands that need the running search to have ended: they start a search or change
+/// what one runs with.
+const NEED_IDLE: &[&str] = &["go", "setoption", "ucinewgame"];
+
+/// The words of a command line. Only spaces and tabs separate words (protocol.md, section
+/// 1): any other character, a Unicode space included, is part of a word, which then fails
+/// as an unknown command or a bad value.
+pub fn tokens(line: &str) -> Vec<&str> {
+    line.split([' ', '\t']).filter(|t| !t.is_empty()).collect()
+}
 
 /// What the loop does after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +77,15 @@ pub struct Engine {
     pos: Position,
     searcher: Arc<Searcher>,
     running: Option<Running>,
+    /// Commands read while a search runs that wait for its `bestmove`, in order.
+    waiting: VecDeque<String>,
+    /// Told when a `bestmove` is out, so that the loop runs the waiting commands.
+    wake: Option<Wake>,
+    /// Input has ended: no `stop` can come any more.
+    input_ended: bool,
+    /// When the command being handled was read (a waiting one: when its turn came); a
+    /// `go`'s clock counts from then.
+    read_at: Instant,
 }
 
 impl Engine {
@@ -71,13 +100,73 @@ impl Engine {
             settings,
             pos,
             running: None,
+            waiting: VecDeque::new(),
+            wake: None,
+            input_ended: false,
+            read_at: Instant::now(),
+        }
+    }
+
+    /// Have `wake` called whenever a `bestmove` is out (the loop then calls `resume`).
+    pub fn set_wake(&mut self, wake: Wake) {
+        self.wake = Some(wake);
+    }
+
+    /// One input line, read at `read_at`, in the protocol's order: acted on now, or put
+    /// behind the running search when it needs that search ended (or something before it
+    /// waits already).
+    pub fn input(&mut self, line: &str, read_at: Instant) -> Flow {
+        let Some(&cmd) = tokens(line).first() else {
+            return Flow::Continue;
+        };
+        let must_wait = !self.waiting.is_empty() || (self.searching() && NEED_IDLE.contains(&cmd));
+        if must_wait && !IMMEDIATE.contains(&cmd) {
+            self.waiting.push_back(line.to_string());
+            return Flow::Continue;
+        }
+        self.read_at = read_at;
+        if self.handle(line) == Flow::Quit {
+            return Flow::Quit;
+        }
+        self.resume()
+    }
+
+    /// Run the commands that waited, in order, as long as no search is running.
+    pub fn resume(&mut self) -> Flow {
+        while !self.searching()
+            && let Some(line) = self.waiting.pop_front()
+        {
+            self.read_at = Instant::now();
+            if self.handle(&line) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// No search running and nothing waiting.
+    pub fn idle(&self) -> bool {
+        !self.searching() && self.waiting.is_empty()
+    }
+
+    /// End of input: the work already sent is still done (protocol.md, section 6), but a
+    /// search that would wait for `stop` or `ponderhit`, or has no limit, is stopped now,
+    /// and so is every such search started from here on.
+    pub fn end_of_input(&mut self) {
+        self.input_ended = true;
+        self.stop_unbounded();
+    }
+
+    fn stop_unbounded(&mut self) {
+        if self.input_ended && self.running.as_ref().is_some_and(|r| !r.ends_by_itself) {
+            self.stop(STOP_WAIT);
         }
     }
 
     /// Handle one input line. Bad input is answered with one `info string error:` line;
     /// a panic inside a command (a bug) is reported the same way and the loop goes on.
-    pub fn handle(&mut self, line: &str) -> Flow {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
+    fn handle(&mut self, line: &str) -> Flow {
+        let tokens = tokens(line);
         let Some(&cmd) = tokens.first() else {
             return Flow::Continue;
         };
@@ -138,9 +227,11 @@ impl Engine {
         Ok(Flow::Continue)
     }
 
-    /// End of the loop (`quit` or end of input): stop any search, let its `bestmove` out,
-    /// and return promptly even if the search does not end.
+    /// End of the loop (`quit`, or end of input once the work is done): stop any search,
+    /// let its `bestmove` out, drop the commands still waiting, and return promptly even if
+    /// the search does not end.
     pub fn shutdown(&mut self) {
+        self.waiting.clear();
         self.stop(QUIT_WAIT);
     }
 
@@ -181,13 +272,12 @@ impl Engine {
         }
     }
 
-    /// The searcher for a change that needs it idle (options, `ucinewgame`): refused
-    /// while a search runs, so that the table is never resized or cleared under it.
+    /// The searcher for a change that needs it idle (options, `ucinewgame`). `input`
+    /// holds such commands back until the search has ended; this guard makes sure the
+    /// table is never resized or cleared under a search.
     fn idle_searcher(&mut self, what: &str) -> Result<&Searcher, String> {
         if self.searching() {
-            return Err(format!(
-                "{what}: not allowed while a search is running (send stop first)"
-            ));
+            return Err(format!("{what}: a search is running (send stop first)"));
         }
         if let Some(run) = &mut self.running
             && let Some(h) = run.handle.take()
@@ -224,6 +314,13 @@ impl Engine {
         let opt = parse_setoption(args)?;
         // One rule for every option: settings change between searches only.
         self.idle_searcher("setoption")?;
+        if let SetOption::Hash(mb) = opt {
+            // Allocated before the old table goes: a size that cannot be had changes nothing.
+            let old = self.searcher.hash_mb();
+            self.searcher.set_hash(mb).map_err(|e| {
+                format!("setoption: option 'Hash' value {mb}: {e}; the {old} MiB table is kept")
+            })?;
+        }
         self.settings.apply(&opt);
         match opt {
             SetOption::Variant(v) => {
@@ -231,7 +328,6 @@ impl Engine {
                 self.pos.set_rule_options(&self.settings.rules);
                 self.out.send(&self.variant_line());
             }
-            SetOption::Hash(mb) => self.searcher.set_hash(mb),
             SetOption::ClearHash => self.searcher.clear(),
             // A rule setting applies to the current position too, as if it had been set
             // before its moves were played.
@@ -265,7 +361,7 @@ impl Engine {
 
     fn cmd_go(&mut self, args: &[&str]) -> Result<(), String> {
         if self.searching() {
-            return Err("go: a search is already running (send stop first); ignored".into());
+            return Err("go: a search is running (send stop first); ignored".into());
         }
         let limits = match parse_go(args)? {
             Go::Perft(depth) => {
@@ -276,7 +372,10 @@ impl Engine {
                 self.out.send(&crate::perft::format_divide(&lines, depth));
                 return Ok(());
             }
-            Go::Search(l) => l,
+            Go::Search(l) => Limits {
+                start: Some(self.read_at),
+                ..l
+            },
         };
         // Join the previous (finished) search so the searcher is not shared.
         if let Some(mut run) = self.running.take()
@@ -286,6 +385,7 @@ impl Engine {
         }
         let running = with_game!(&self.pos, g => self.start_search(g, limits))?;
         self.running = Some(running);
+        self.stop_unbounded();
         Ok(())
     }
 
@@ -300,7 +400,8 @@ impl Engine {
             searchmoves.push(mv);
         }
         let limits = limits.with_searchmoves(searchmoves);
-        let pending = Arc::new(Pending::new(self.out.clone(), &limits));
+        let ends_by_itself = limits.ends_by_itself(g.side_to_move());
+        let pending = Arc::new(Pending::new(self.out.clone(), &limits, self.wake.clone()));
         if let Some(end) = g.game_over() {
             // Nothing to search: say why, then the (possibly held) `bestmove (none)`.
             let score = match end.outcome {
@@ -317,6 +418,7 @@ impl Engine {
             return Ok(Running {
                 handle: None,
                 pending,
+                ends_by_itself,
             });
         }
         let out = self.out.clone();
@@ -333,15 +435,27 @@ impl Engine {
         Ok(Running {
             handle: Some(handle),
             pending,
+            ends_by_itself,
         })
     }
 }
 
+/// What the command loop waits for.
+enum Event {
+    /// A command line and when it was read.
+    Line(String, Instant),
+    /// A `bestmove` is out: commands waiting for it may run.
+    Wake,
+    /// stdin ended (or cannot be read).
+    End,
+}
+
 /// The protocol loop: read commands from stdin until `quit` or end of input.
 pub fn run_loop(variant: Variant) {
-    let (tx, rx) = mpsc::channel::<String>();
+    let (tx, rx) = mpsc::channel::<Event>();
     // Reading happens on its own thread so that `isready`, `stop` and `quit` reach the
     // main thread while a search runs. Bytes that are not UTF-8 are replaced, not fatal.
+    let lines = tx.clone();
     let reader = std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || {
@@ -355,8 +469,8 @@ pub fn run_loop(variant: Variant) {
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buf);
                         let line = line.trim_end_matches(['\n', '\r']).to_string();
-                        if tx.send(line).is_err() {
-                            break;
+                        if lines.send(Event::Line(line, Instant::now())).is_err() {
+                            return;
                         }
                     }
                     Err(e) => {
@@ -365,18 +479,37 @@ pub fn run_loop(variant: Variant) {
                     }
                 }
             }
+            let _ = lines.send(Event::End);
         });
     if let Err(e) = reader {
         log::error!("cannot start the input thread: {e}");
         return;
     }
     let mut engine = Engine::new(variant, Output::stdout());
-    while let Ok(line) = rx.recv() {
-        log::debug!("<< {line}");
-        if engine.handle(&line) == Flow::Quit {
+    engine.set_wake(Arc::new(move || {
+        let _ = tx.send(Event::Wake);
+    }));
+    let mut ended = false;
+    loop {
+        let flow = match rx.recv() {
+            Ok(Event::Line(line, read_at)) => {
+                log::debug!("<< {line}");
+                engine.input(&line, read_at)
+            }
+            Ok(Event::Wake) => engine.resume(),
+            // (The channel cannot close: the engine's wake callback holds a sender.)
+            Ok(Event::End) | Err(_) if !ended => {
+                ended = true;
+                engine.end_of_input();
+                engine.resume()
+            }
+            Ok(Event::End) | Err(_) => break,
+        };
+        // After end of input only `bestmove`s wake the loop: it ends once the work sent
+        // before the end is done.
+        if flow == Flow::Quit || (ended && engine.idle()) {
             break;
         }
     }
-    // `quit` or end of input (the channel closes when the reader ends).
     engine.shutdown();
 }

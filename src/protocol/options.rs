@@ -24,6 +24,10 @@ struct OptSpec {
     kind: OptKind,
 }
 
+/// The `Hash` maximum is the machine's (`tt::max_hash_mb`: half its memory), decided at
+/// run time: the advertised range is one the machine can honour.
+const MAX_BY_MEMORY: i64 = -1;
+
 const OPTIONS: &[OptSpec] = &[
     OptSpec {
         name: "UCI_Variant",
@@ -34,7 +38,7 @@ const OPTIONS: &[OptSpec] = &[
         kind: OptKind::Spin {
             default: 64,
             min: 1,
-            max: 65536,
+            max: MAX_BY_MEMORY,
         },
     },
     OptSpec {
@@ -97,7 +101,13 @@ fn feature_option(f: &FeatureSpec) -> OptSpec {
 fn listed() -> Vec<OptSpec> {
     let mut out = Vec::new();
     for o in OPTIONS {
-        out.push(*o);
+        let mut o = *o;
+        if let OptKind::Spin { max, .. } = &mut o.kind
+            && *max == MAX_BY_MEMORY
+        {
+            *max = crate::search::tt::max_hash_mb() as i64;
+        }
+        out.push(o);
         if o.name == "Move Overhead" {
             out.extend(Variant::all_rule_options().into_iter().map(rule_spec));
         }
@@ -123,7 +133,7 @@ pub fn check_spin(name: &str, n: i64) -> Result<(), String> {
     };
     if n < min || n > max {
         return Err(format!(
-            "option '{name}' value {n} out of range {min}..{max}"
+            "option '{name}' value {n} is out of range {min}..={max}"
         ));
     }
     Ok(())

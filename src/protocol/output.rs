@@ -42,7 +42,43 @@ impl Output {
     /// `info string error: ...`: the one answer to bad input.
     pub fn error(&self, msg: &str) {
         // A message is one line: a newline inside it would make a line that is not protocol.
-        let msg = msg.replace(['\n', '\r'], " ");
+        let msg = clip(&msg.replace(['\n', '\r'], " "));
         self.send(&format!("info string error: {msg}"));
+    }
+}
+
+/// The longest error message sent whole, in characters: every real message (a Math Chess
+/// FEN quoted in full is about 210) fits.
+pub const ERROR_MAX_CHARS: usize = 400;
+const CLIP_HEAD: usize = 240;
+const CLIP_TAIL: usize = 150;
+
+/// A message cut to `ERROR_MAX_CHARS`: its beginning (what was rejected) and its end (why),
+/// with `…` between, so that a megabyte of input is not echoed back whole.
+pub fn clip(msg: &str) -> String {
+    let n = msg.chars().count();
+    if n <= ERROR_MAX_CHARS {
+        return msg.to_string();
+    }
+    let head: String = msg.chars().take(CLIP_HEAD).collect();
+    let tail: String = msg.chars().skip(n - CLIP_TAIL).collect();
+    format!("{head}…{tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_keep_their_beginning_and_end() {
+        assert_eq!(clip("short"), "short");
+        let exact = "x".repeat(ERROR_MAX_CHARS);
+        assert_eq!(clip(&exact), exact);
+        let word = "é".repeat(1 << 20);
+        let msg = format!("unknown command '{word}'");
+        let c = clip(&msg);
+        assert_eq!(c.chars().count(), CLIP_HEAD + 1 + CLIP_TAIL);
+        assert!(c.starts_with("unknown command 'éé") && c.ends_with("éé'"));
+        assert!(c.contains('…'));
     }
 }

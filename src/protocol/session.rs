@@ -29,10 +29,15 @@ pub(super) struct Pending {
     state: Mutex<PendState>,
     cv: Condvar,
     out: Output,
+    wake: Option<Wake>,
 }
 
+/// Called once the `bestmove` is out, so that the command loop runs the commands that
+/// waited for the search (protocol.md, section 6).
+pub(super) type Wake = Arc<dyn Fn() + Send + Sync>;
+
 impl Pending {
-    pub(super) fn new<M>(out: Output, limits: &Limits<M>) -> Self {
+    pub(super) fn new<M>(out: Output, limits: &Limits<M>, wake: Option<Wake>) -> Self {
         Pending {
             state: Mutex::new(PendState {
                 hold: limits.infinite || limits.ponder,
@@ -41,6 +46,7 @@ impl Pending {
             }),
             cv: Condvar::new(),
             out,
+            wake,
         }
     }
 
@@ -52,6 +58,9 @@ impl Pending {
         if !st.printed {
             st.printed = true;
             self.out.send(bestmove);
+            if let Some(wake) = &self.wake {
+                wake();
+            }
         }
     }
 
@@ -115,4 +124,6 @@ impl Drop for DoneGuard {
 pub(super) struct Running {
     pub(super) handle: Option<JoinHandle<()>>,
     pub(super) pending: Arc<Pending>,
+    /// Its limits end it without `stop` or `ponderhit` (see `Limits::ends_by_itself`).
+    pub(super) ends_by_itself: bool,
 }

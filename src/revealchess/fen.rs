@@ -72,7 +72,7 @@ fn parse_pools(f: &str) -> Result<[[u8; 5]; 2], String> {
 }
 
 pub fn parse(fen: &str, chess: bool) -> Result<Pos, String> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
     if fields.len() < 4 {
         return Err(format!(
             "FEN '{fen}' has {} fields; expected at least board, side, castling, en passant",

@@ -111,6 +111,15 @@ const CHESS_PERFT_BENCH: [(&str, u32); 3] = [
 ];
 const REVEAL_PERFT_BENCH: [(&str, u32); 1] = [(fen::START_REVEAL, 4)];
 
+/// A piece as the players see it (`Board::seen_on`): colour (0 White, 1 Black), type
+/// letter `pnbrqk` (the shell's for a face-down piece), and whether it is face-down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seen {
+    pub color: usize,
+    pub letter: char,
+    pub face_down: bool,
+}
+
 #[derive(Clone, Debug)]
 pub struct Board {
     pos: Pos,
@@ -141,6 +150,30 @@ impl Board {
     /// The current position (bitboards, pools, clocks).
     pub fn pos(&self) -> &Pos {
         &self.pos
+    }
+
+    /// What stands on square `sq` (0 = a1 .. 63 = h8) as the players see it, for boards
+    /// drawn for people: a face-down piece shows its shell's type.
+    pub fn seen_on(&self, sq: usize) -> Option<Seen> {
+        let p = &self.pos;
+        let code = *p.sq.get(sq)?;
+        (code != 0).then(|| Seen {
+            color: code_color(code),
+            letter: PIECE_LETTERS[code_type(code)] as char,
+            face_down: p.fd & bit(sq) != 0,
+        })
+    }
+
+    /// A side's pool, as (type letter, count) in pool order Q R B N P; what a face-down
+    /// piece of that side reveals as is drawn from it in proportion to the counts.
+    pub fn pool_of(&self, color: usize) -> [(char, u8); 5] {
+        std::array::from_fn(|i| (POOL_LETTER[i] as char, self.pos.pool[color][i]))
+    }
+
+    /// The square of the side to move's king when it is in check.
+    pub fn checked_king(&self) -> Option<usize> {
+        let p = &self.pos;
+        p.in_check().then(|| p.king_sq(p.side as usize))
     }
 
     /// The key computed from scratch (tests compare it with the incremental `key()`).

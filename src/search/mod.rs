@@ -19,6 +19,7 @@ use crate::game::{Game, Score};
 use params::SearchSettings;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
+use std::time::Instant;
 use tt::TranspositionTable;
 
 /// Search features, each switched by a check option `Search_<Name>` (see `FEATURES`).
@@ -189,6 +190,9 @@ pub struct Limits<M> {
     pub ponder: bool,
     /// Restrict the root to these moves (empty: every legal move).
     pub searchmoves: Vec<M>,
+    /// When the `go` was read: time limits count from then (`None`: from the search's
+    /// start), so that the engine's own delays before the search are on its clock.
+    pub start: Option<Instant>,
 }
 
 impl<M> Default for Limits<M> {
@@ -206,11 +210,24 @@ impl<M> Default for Limits<M> {
             infinite: false,
             ponder: false,
             searchmoves: Vec::new(),
+            start: None,
         }
     }
 }
 
 impl<M> Limits<M> {
+    /// Whether a search with these limits ends without `stop` or `ponderhit`, for the
+    /// side to move `side`: a depth, node, move-time or clock limit, and no hold.
+    pub fn ends_by_itself(&self, side: usize) -> bool {
+        let clock = if side == 0 { self.wtime } else { self.btime };
+        !self.infinite
+            && !self.ponder
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.movetime.is_some()
+                || clock.is_some())
+    }
+
     /// The same limits with the root restricted to `searchmoves` (of another move type:
     /// the protocol parses `go` before it knows the game, then names the moves).
     pub fn with_searchmoves<N>(self, searchmoves: Vec<N>) -> Limits<N> {
@@ -227,6 +244,7 @@ impl<M> Limits<M> {
             infinite: self.infinite,
             ponder: self.ponder,
             searchmoves,
+            start: self.start,
         }
     }
 }
@@ -353,17 +371,30 @@ pub struct Searcher {
 }
 
 impl Searcher {
+    /// A searcher with a `hash_mb` MiB table; panics if it cannot be allocated (for the
+    /// fixed sizes of bench and tests: a size a user chooses goes through `try_new`).
     pub fn new(hash_mb: usize) -> Self {
-        Searcher {
+        Self::try_new(hash_mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+    /// A searcher with a `hash_mb` MiB table, or why the table cannot be allocated.
+    pub fn try_new(hash_mb: usize) -> Result<Self, String> {
+        Ok(Searcher {
             control: Arc::new(Control::default()),
-            tt: RwLock::new(TranspositionTable::new(hash_mb)),
-        }
+            tt: RwLock::new(TranspositionTable::try_new(hash_mb)?),
+        })
     }
     /// Resize the transposition table (the `Hash` option, MiB); clears it. Call only
-    /// between searches (it waits for a running search otherwise).
-    pub fn set_hash(&self, mb: usize) {
-        let mut tt = self.tt.write().unwrap_or_else(|e| e.into_inner());
-        *tt = TranspositionTable::new(mb);
+    /// between searches (it waits for a running search otherwise). The new table is
+    /// allocated before the old one goes: when it cannot be, the error says why and the
+    /// old table stays, contents and all.
+    pub fn set_hash(&self, mb: usize) -> Result<(), String> {
+        let table = TranspositionTable::try_new(mb)?;
+        *self.tt.write().unwrap_or_else(|e| e.into_inner()) = table;
+        Ok(())
+    }
+    /// The table's size in MiB.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.read().unwrap_or_else(|e| e.into_inner()).size_mb()
     }
     /// Forget everything learnt (`ucinewgame`, `Clear Hash`, a variant change).
     pub fn clear(&self) {

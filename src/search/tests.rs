@@ -314,3 +314,26 @@ fn stop_flag_ends_an_infinite_search() {
     h.join().unwrap();
     assert!(r.best.is_some());
 }
+
+#[test]
+fn a_table_size_that_cannot_be_had_keeps_the_old_table() {
+    let searcher = Searcher::new(2);
+    let limits = Limits {
+        depth: Some(4),
+        ..Default::default()
+    };
+    searcher.search(&TreeGame::new(5), &limits, &Options::default(), &|_| {});
+    let used = searcher.hashfull();
+    assert!(used > 0);
+    // 2^40 MiB: more than any machine has (refused before anything is allocated).
+    let e = searcher.set_hash(1 << 40).unwrap_err();
+    assert!(e.contains("MiB"), "{e}");
+    assert_eq!(searcher.hash_mb(), 2);
+    assert_eq!(
+        searcher.hashfull(),
+        used,
+        "the old table's contents are kept"
+    );
+    searcher.set_hash(1).unwrap();
+    assert_eq!((searcher.hash_mb(), searcher.hashfull()), (1, 0));
+}

@@ -9,12 +9,14 @@ use super::worker::{Shared, Worker};
 use super::{Bound, Control, Info, Limits, MAX_DEPTH, Options, Report, SearchResult};
 use crate::eval::Evaluator;
 use crate::game::*;
+use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
 
 struct WorkerResult<M> {
     id: usize,
     depth: u32,
     score: Score,
+    bound: Bound,
     pv: Vec<M>,
 }
 
@@ -49,6 +51,17 @@ pub fn run<G: Game>(
             log::warn!("evaluation weights not applied: {e}");
             G::Eval::default_weights(pos)
         });
+    // The first move of the last principal variation reported, so that the move played
+    // can be reported too if an unfinished iteration changed it.
+    let last_head: Mutex<Option<G::Move>> = Mutex::new(None);
+    let remember = |r: Report<G::Move>| {
+        if let Report::Iteration(i) = &r
+            && i.multipv == 1
+        {
+            *last_head.lock().unwrap_or_else(|e| e.into_inner()) = i.pv.first().copied();
+        }
+        report(r);
+    };
     let shared = Shared {
         tt,
         control,
@@ -57,7 +70,7 @@ pub fn run<G: Game>(
         node_limit: limits.nodes,
         time: TimeManager::new(limits, pos.side_to_move(), opts.move_overhead_ms, params),
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
-        report,
+        report: &remember,
     };
     let results: Vec<WorkerResult<G::Move>> = std::thread::scope(|s| {
         let mut handles = Vec::new();
@@ -94,9 +107,27 @@ pub fn run<G: Game>(
         .iter()
         .max_by_key(|r| (r.depth, r.id == 0, r.score))
         .expect("main worker result");
-    let pv = pv_until_chance(pos, &best.pv);
+    let mut pv = pv_until_chance(pos, &best.pv);
+    let played = *pv.first().unwrap_or(&root[0]);
+    let reported = *last_head.lock().unwrap_or_else(|e| e.into_inner());
+    if reported != Some(played) && best.score != -INFINITY {
+        // An iteration cut short found a better move (or none was reported yet): one more
+        // line, so that the last PV a GUI saw starts with the move played.
+        if pv.is_empty() {
+            pv.push(played);
+        }
+        report(Report::Iteration(info(
+            &shared,
+            best.depth.max(1),
+            best.depth.max(1),
+            1,
+            best.score,
+            best.bound,
+            pv.clone(),
+        )));
+    }
     SearchResult {
-        best: Some(pv.first().copied().unwrap_or(root[0])),
+        best: Some(played),
         ponder: pv.get(1).copied(),
         score: best.score,
         depth: best.depth,
@@ -111,6 +142,7 @@ fn summary<G: Game>(w: &Worker<'_, G>) -> WorkerResult<G::Move> {
         id: w.id,
         depth: w.completed_depth,
         score: rm.score,
+        bound: rm.bound,
         pv: rm.pv.clone(),
     }
 }
@@ -230,32 +262,53 @@ fn main_should_stop<G: Game>(w: &Worker<'_, G>, depth: u32, limits: &Limits<G::M
 }
 
 fn report_lines<G: Game>(w: &Worker<'_, G>, depth: u32, from: usize, to: usize) {
-    let elapsed = w.shared.time.elapsed();
     w.publish_nodes();
-    let nodes = w.shared.total_nodes();
-    let ms = elapsed.as_millis() as u64;
-    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
-    let hashfull = w.shared.tt.hashfull();
     for i in from..to.min(w.root_moves.len()) {
         let rm = &w.root_moves[i];
         if rm.score == -INFINITY {
             continue;
         }
-        (w.shared.report)(Report::Iteration(Info {
+        let bound = if i == from && to == from + 1 {
+            rm.bound
+        } else {
+            Bound::Exact
+        };
+        let pv = pv_until_chance(&w.pos, &rm.pv);
+        let seldepth = (w.seldepth as u32).max(depth);
+        (w.shared.report)(Report::Iteration(info(
+            w.shared,
             depth,
-            seldepth: (w.seldepth as u32).max(depth),
-            multipv: i + 1,
-            score: rm.score,
-            bound: if i == from && to == from + 1 {
-                rm.bound
-            } else {
-                Bound::Exact
-            },
-            nodes,
-            nps,
-            hashfull,
-            time_ms: ms,
-            pv: pv_until_chance(&w.pos, &rm.pv),
-        }));
+            seldepth,
+            i + 1,
+            rm.score,
+            bound,
+            pv,
+        )));
+    }
+}
+
+/// One line of progress, with the search's node count, speed, table use and time now.
+fn info<M>(
+    shared: &Shared<'_, M>,
+    depth: u32,
+    seldepth: u32,
+    multipv: usize,
+    score: Score,
+    bound: Bound,
+    pv: Vec<M>,
+) -> Info<M> {
+    let elapsed = shared.time.elapsed();
+    let nodes = shared.total_nodes();
+    Info {
+        depth,
+        seldepth,
+        multipv,
+        score,
+        bound,
+        nodes,
+        nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+        hashfull: shared.tt.hashfull(),
+        time_ms: elapsed.as_millis() as u64,
+        pv,
     }
 }

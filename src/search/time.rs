@@ -1,6 +1,12 @@
 //! Time management: turns `go` limits into a soft limit (do not start another iteration
 //! past it) and a hard limit (abort the iteration in progress), both net of the
 //! `Move Overhead` safety margin.
+//!
+//! Low clocks: a reserve of `TimeReserveOverheads` × `Move Overhead` (600 ms by default)
+//! is never planned, whatever the moves to go, so a machine that stalls the engine for a
+//! few hundred milliseconds does not cost the game; once the clock is down to the reserve
+//! the engine answers within a millisecond or two and lives on the increment. Limits
+//! count from when `go` was read (`Limits::start`), not from when the search began.
 
 use super::Limits;
 use super::params::SearchParams;
@@ -16,7 +22,7 @@ pub struct TimeManager {
 
 impl TimeManager {
     pub fn new<M>(limits: &Limits<M>, side: usize, overhead_ms: u64, p: &SearchParams) -> Self {
-        let start = Instant::now();
+        let start = limits.start.unwrap_or_else(Instant::now);
         if limits.infinite {
             return TimeManager {
                 start,
@@ -44,14 +50,12 @@ impl TimeManager {
                 hard: None,
             };
         };
-        // Keep the overhead aside for every move still to come before the next control.
         let mtg = limits
             .movestogo
             .unwrap_or(p.time_moves_to_go as u32)
             .clamp(1, p.time_max_moves_to_go as u32) as u64;
-        let usable = time
-            .saturating_sub(overhead_ms * mtg.min(p.time_overhead_moves as u64))
-            .max(1);
+        let reserve = overhead_ms * p.time_reserve_overheads as u64;
+        let usable = time.saturating_sub(reserve).max(1);
         let soft = (usable / mtg + inc * p.time_increment_percent as u64 / 100)
             .min(usable * p.time_max_share_percent as u64 / 100)
             .max(1);
@@ -98,6 +102,46 @@ mod tests {
             "hard limit {hard} must stay inside the clock"
         );
         assert!(tm.soft.unwrap() <= tm.hard.unwrap());
+    }
+
+    #[test]
+    fn the_reserve_is_never_planned() {
+        let p = SearchParams::default();
+        let reserve = 50 * p.time_reserve_overheads as u64;
+        for (time, inc, mtg) in [
+            (1000, 10, None),
+            (700, 10, None),
+            (700, 0, Some(1)),
+            (reserve + 5, 100, None),
+            (reserve, 100, None),
+            (10, 100, None),
+            (60_000, 0, Some(1)),
+        ] {
+            let limits = Limits::<()> {
+                btime: Some(time),
+                binc: Some(inc),
+                movestogo: mtg,
+                ..Default::default()
+            };
+            let tm = TimeManager::new(&limits, 1, 50, &p);
+            let hard = tm.hard.unwrap().as_millis() as u64;
+            // At or below the reserve: answer at once (one millisecond).
+            let most = time.saturating_sub(reserve).max(1);
+            assert!(hard <= most, "{time}+{inc}: hard limit {hard} ms");
+            assert!(tm.soft.unwrap() <= tm.hard.unwrap());
+        }
+    }
+
+    #[test]
+    fn limits_count_from_when_go_was_read() {
+        let read = Instant::now() - Duration::from_millis(30);
+        let limits = Limits::<()> {
+            movetime: Some(100),
+            start: Some(read),
+            ..Default::default()
+        };
+        let tm = TimeManager::new(&limits, 0, 0, &SearchParams::default());
+        assert!(tm.elapsed() >= Duration::from_millis(30));
     }
 
     #[test]

@@ -109,20 +109,88 @@ impl TtHit {
     }
 }
 
+/// The largest table the `Hash` option offers, in MiB: half the machine's physical memory
+/// (`MemTotal` in `/proc/meminfo`), so that the advertised range is one the machine can
+/// honour; 4096 where the system does not say. Never below the option's default (64).
+pub fn max_hash_mb() -> usize {
+    static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *MAX.get_or_init(|| {
+        memory_mb("MemTotal")
+            .map(|total| total / 2)
+            .unwrap_or(4096)
+            .clamp(64, 1 << 25)
+    })
+}
+
+/// A field of `/proc/meminfo` (`MemTotal`, `MemAvailable`) in MiB; `None` where the system
+/// has no such file (not Linux) or the field is missing.
+fn memory_mb(field: &str) -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_meminfo(&text, field)
+}
+
+fn parse_meminfo(text: &str, field: &str) -> Option<usize> {
+    let line = text.lines().find(|l| l.split(':').next() == Some(field))?;
+    let kb: usize = line
+        .split(':')
+        .nth(1)?
+        .trim()
+        .strip_suffix("kB")?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb / 1024)
+}
+
+/// `n` empty clusters, or an error if the allocator cannot give them: a table that does
+/// not fit is an error line, never an abort.
+fn allocate(n: usize) -> Result<Vec<Cluster>, String> {
+    let mut clusters = Vec::new();
+    clusters
+        .try_reserve_exact(n)
+        .map_err(|e| format!("cannot allocate {n} table clusters: {e}"))?;
+    clusters.resize_with(n, || Cluster {
+        slots: Default::default(),
+    });
+    Ok(clusters)
+}
+
 impl TranspositionTable {
+    /// A table of `mb` MiB. Panics if it cannot be allocated: for the fixed sizes of
+    /// bench and tests; sizes a user chooses go through `try_new`.
     pub fn new(mb: usize) -> Self {
-        let n = ((mb.max(1) << 20) / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::with_capacity(n);
-        clusters.resize_with(n, || Cluster {
-            slots: Default::default(),
-        });
+        Self::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of `mb` MiB, or why not: more than the memory available now (the system
+    /// would let the allocation succeed and then kill the process when the table is
+    /// used), or an allocation that fails.
+    pub fn try_new(mb: usize) -> Result<Self, String> {
+        let mb = mb.max(1);
+        if let Some(available) = memory_mb("MemAvailable")
+            && mb > available
+        {
+            return Err(format!(
+                "a {mb} MiB table does not fit: {available} MiB of memory is available"
+            ));
+        }
+        let bytes = mb
+            .checked_mul(1 << 20)
+            .ok_or_else(|| format!("a {mb} MiB table is beyond this machine's address space"))?;
+        let n = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        let clusters = allocate(n).map_err(|e| format!("a {mb} MiB table: {e}"))?;
         let defaults = SearchParams::default();
-        TranspositionTable {
+        Ok(TranspositionTable {
             clusters,
             age: AtomicU8::new(0),
             keep_deeper: AtomicI32::new(defaults.tt_keep_deeper),
             age_weight: AtomicI32::new(defaults.tt_age_weight),
-        }
+        })
+    }
+
+    /// The table's size in MiB.
+    pub fn size_mb(&self) -> usize {
+        (self.clusters.len() * std::mem::size_of::<Cluster>()) >> 20
     }
 
     pub fn clear(&self) {
@@ -263,6 +331,29 @@ mod tests {
         assert_eq!(score_from_tt(score_to_tt(s, 9), 9), s);
         assert_eq!(score_from_tt(score_to_tt(-s, 4), 4), -s);
         assert_eq!(score_to_tt(123, 9), 123);
+    }
+
+    #[test]
+    fn a_table_that_cannot_be_allocated_is_an_error_not_an_abort() {
+        // Beyond the address space: refused before any memory is touched.
+        assert!(TranspositionTable::try_new(usize::MAX).is_err());
+        assert!(TranspositionTable::try_new(1 << 40).is_err());
+        // The allocation itself failing (2^62 bytes) is an error too.
+        assert!(allocate(1 << 56).is_err());
+        assert!(allocate(usize::MAX).is_err());
+        let tt = TranspositionTable::try_new(2).expect("2 MiB");
+        assert_eq!(tt.size_mb(), 2);
+    }
+
+    #[test]
+    fn memory_figures_are_read_in_mib() {
+        let text = "MemTotal:       24684084 kB\nMemFree:  1 kB\nMemAvailable:   23254092 kB\n";
+        assert_eq!(parse_meminfo(text, "MemTotal"), Some(24105));
+        assert_eq!(parse_meminfo(text, "MemAvailable"), Some(22709));
+        assert_eq!(parse_meminfo(text, "Mem"), None);
+        assert_eq!(parse_meminfo("MemTotal: lots\n", "MemTotal"), None);
+        let max = max_hash_mb();
+        assert!((64..=1 << 25).contains(&max));
     }
 
     #[test]
