@@ -63,7 +63,10 @@ impl CorrectionHistory {
         let target = diff.clamp(-MAX_CP, MAX_CP) * GRAIN;
         for (k, &key) in keys.iter().enumerate().filter(|(_, key)| **key != 0) {
             let e = &mut self.table[slot(side, k, key)];
-            *e = (*e * (WEIGHT_SCALE - w) + target * w) / WEIGHT_SCALE;
+            // The step rounded away from zero, so that an entry reaches its target
+            // instead of stalling a few grains short of it (never past it: w <= scale).
+            let d = (target - *e) * w;
+            *e += (d + d.signum() * (WEIGHT_SCALE - 1)) / WEIGHT_SCALE;
         }
     }
 }
