@@ -180,6 +180,35 @@ mod tests {
         v
     }
 
+    /// Hand-made exchanges with known values. Blue's 9 (e1, support 8 on e2, 9/8 reaches
+    /// 1) takes Red's 1 on e3 (+80); Red's 4 (e6, support 2 on e5 two squares off, 4/2
+    /// reaches 2) takes the 9 back (-115); with Blue's 7 behind its 6 on the diagonal
+    /// (7/6 reaches 1), Blue takes the 4 (+100): 80 - 115 + 100 = 65. Without that pair
+    /// the exchange ends after Red's recapture: -35. Taking the 0 is good at any bar.
+    #[test]
+    fn hand_made_exchanges() {
+        let cases = [
+            (
+                "8r0/9/9/9/9/4r44/4r24/9/4r14/3b6b84/b01b71b94 b 1",
+                "e1e3",
+                65,
+            ),
+            ("8r0/9/9/9/9/4r44/4r24/9/4r14/4b84/b03b94 b 1", "e1e3", -35),
+            // Red's 4 has no support any more: the 1 is free.
+            ("8r0/9/9/9/9/4r44/9/9/4r14/4b84/b03b94 b 1", "e1e3", 80),
+        ];
+        for (fen, mv, v) in cases {
+            let b = Board::from_fen(fen).unwrap();
+            let m = b.parse_move(mv).unwrap().0;
+            for th in [v - 1, v, v + 1] {
+                assert_eq!(see_ge(&b, m, th, &V), v >= th, "{fen} {mv} {th}");
+            }
+        }
+        let b = Board::from_fen("9/9/9/9/9/9/9/9/4r04/4b84/b03b94 b 1").unwrap();
+        let m = b.parse_move("e1e3").unwrap().0;
+        assert!(see_ge(&b, m, 10_000, &V));
+    }
+
     /// Positions with exchanges: SEE agrees with the brute-force exchange for every
     /// capture and quiet move, at thresholds around the true value. (Brute force lets a
     /// side pick any capture order; the least valuable first is optimal when no capture

@@ -156,6 +156,32 @@ mod tests {
         }
     }
 
+    /// (FEN, move, exact exchange value) in Reveal Chess: face-down pieces attack as
+    /// their shells and are worth their pool's mean, captured or capturing.
+    #[test]
+    fn reveal_exchanges() {
+        let cases = [
+            // A face-down pawn shell (pool Q P: worth 500) takes a knight, and the bishop
+            // takes it back: 320 - 500.
+            ("4k3/8/8/6b1/8/4n3/3X4/4K3 w - - 0 1 Q1P1", "d2", "e3", -180),
+            // The same knight undefended: +320, whatever the capturer is worth.
+            ("4k3/8/8/8/8/4n3/3X4/4K3 w - - 0 1 Q1P1", "d2", "e3", 320),
+            // A rook takes a face-down piece (pool q p: 500) and the king takes it back.
+            ("4k3/3x4/8/8/8/8/8/3RK3 w - - 0 1 q1p1", "d1", "d7", 0),
+            // Its pool is only pawns now: the same capture loses 400.
+            ("4k3/3x4/8/8/8/8/8/3RK3 w - - 0 1 p2", "d1", "d7", -400),
+        ];
+        for (f, a, b, v) in cases {
+            for th in [v - 1, v, v + 1] {
+                assert_eq!(
+                    see_at(f, false, sq(a), sq(b), th),
+                    v >= th,
+                    "{f} {a}{b} {th}"
+                );
+            }
+        }
+    }
+
     /// A face-down piece is worth its pool's mean, captured or capturing.
     #[test]
     fn face_down_pieces_are_worth_their_pool_mean() {
