@@ -180,11 +180,12 @@ mod tests {
         v
     }
 
-    /// Hand-made exchanges with known values. Blue's 9 (e1, support 8 on e2, 9/8 reaches
-    /// 1) takes Red's 1 on e3 (+80); Red's 4 (e6, support 2 on e5 two squares off, 4/2
-    /// reaches 2) takes the 9 back (-115); with Blue's 7 behind its 6 on the diagonal
-    /// (7/6 reaches 1), Blue takes the 4 (+100): 80 - 115 + 100 = 65. Without that pair
-    /// the exchange ends after Red's recapture: -35. Taking the 0 is good at any bar.
+    /// Hand-made exchanges with known values. Blue's 9 on e1, with its support the 8 on
+    /// e2 (9 and 8 reach one square), takes Red's 1 on e3: +80. Red's 4 on e6, with its
+    /// support the 2 on e5 (4 and 2 reach two squares), takes the 9 back: -115. Blue's
+    /// 7 behind its 6 on the diagonal (7 and 6 reach one square) takes the 4: +100, so
+    /// 80 - 115 + 100 = 65. Without that pair the exchange ends after Red's recapture
+    /// at -35. Taking the 0 is good at any bar.
     #[test]
     fn hand_made_exchanges() {
         let cases = [
