@@ -12,9 +12,10 @@
 //! `--seed`, so a run is reproducible at fixed nodes.
 
 use super::args::{self, MatchConfig};
-use super::openings::{self, mix};
+use super::openings::mix;
 use super::ranges::in_range;
 use super::referee::{self, GameJob};
+use super::tournament;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -217,15 +218,7 @@ pub fn parse(argv: &[String]) -> Result<Option<SpsaConfig>, String> {
 /// Run the tuning; prints progress on stderr and the result on stdout.
 pub fn run(cfg: &SpsaConfig) -> Result<Vec<f64>, String> {
     let g = &cfg.games;
-    let opening_list = match &g.openings {
-        Some(spec) => openings::arrange(
-            openings::load(g.variant, &spec.file)?,
-            spec.order,
-            spec.start,
-            g.seed,
-        ),
-        None => vec![g.variant.startpos().to_fen()],
-    };
+    let opening_list = tournament::opening_list(g)?;
     let schedules: Vec<Schedule> = cfg.params.iter().map(|p| Schedule::new(p, cfg)).collect();
     let mut theta: Vec<f64> = cfg.params.iter().map(|p| p.start).collect();
     let names = ["plus".to_string(), "minus".to_string()];

@@ -157,10 +157,10 @@ fn report(cfg: &MatchConfig, names: &[String], enc: &BTreeMap<(usize, usize), Ta
     s
 }
 
-/// Run the whole match; prints as it goes.
-pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
-    let names = engine_names(cfg)?;
-    let opening_list = match &cfg.openings {
+/// The match's start positions in playing order: its opening suite arranged as the flags
+/// say, or the variant's start position.
+pub(super) fn opening_list(cfg: &MatchConfig) -> Result<Vec<String>, String> {
+    Ok(match &cfg.openings {
         Some(spec) => openings::arrange(
             openings::load(cfg.variant, &spec.file)?,
             spec.order,
@@ -168,7 +168,13 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             cfg.seed,
         ),
         None => vec![cfg.variant.startpos().to_fen()],
-    };
+    })
+}
+
+/// Run the whole match; prints as it goes.
+pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
+    let names = engine_names(cfg)?;
+    let opening_list = opening_list(cfg)?;
     let jobs = schedule(cfg, &opening_list);
     let total = jobs.len();
     let mut pgn_file = match &cfg.pgnout {

@@ -128,6 +128,19 @@ mod tests {
         (b[1] - b'1') as usize * 8 + (b[0] - b'a') as usize
     }
 
+    /// Each (FEN, from, to, exact exchange value): SEE says yes exactly up to the value.
+    fn check(cases: &[(&str, &str, &str, Score)], chess: bool) {
+        for &(f, a, b, v) in cases {
+            for th in [v - 1, v, v + 1] {
+                assert_eq!(
+                    see_at(f, chess, sq(a), sq(b), th),
+                    v >= th,
+                    "{f} {a}{b} {th}"
+                );
+            }
+        }
+    }
+
     /// (FEN, move, exact exchange value) in chess.
     #[test]
     fn chess_exchanges() {
@@ -145,15 +158,7 @@ mod tests {
             // The king may not recapture a defended piece.
             ("8/8/8/3k4/3p4/3R4/8/3RK3 w - - 0 1", "d3", "d4", 100),
         ];
-        for (f, a, b, v) in cases {
-            for th in [v - 1, v, v + 1] {
-                assert_eq!(
-                    see_at(f, true, sq(a), sq(b), th),
-                    v >= th,
-                    "{f} {a}{b} {th}"
-                );
-            }
-        }
+        check(&cases, true);
     }
 
     /// (FEN, move, exact exchange value) in Reveal Chess: face-down pieces attack as
@@ -171,15 +176,7 @@ mod tests {
             // Its pool is only pawns now: the same capture loses 400.
             ("4k3/3x4/8/8/8/8/8/3RK3 w - - 0 1 p2", "d1", "d7", -400),
         ];
-        for (f, a, b, v) in cases {
-            for th in [v - 1, v, v + 1] {
-                assert_eq!(
-                    see_at(f, false, sq(a), sq(b), th),
-                    v >= th,
-                    "{f} {a}{b} {th}"
-                );
-            }
-        }
+        check(&cases, false);
     }
 
     /// A face-down piece is worth its pool's mean, captured or capturing.
