@@ -229,6 +229,15 @@ impl Game for Board {
     fn can_win(&self, side: usize) -> bool {
         self.pos.can_mate(side)
     }
+    /// Chess: static exchange evaluation (fixed-node SPRT against the build before it,
+    /// 10,000 nodes a move: +104.3 ± 35.1 Elo over 302 games).
+    fn search_defaults(&self) -> &'static [(&'static str, i32)] {
+        if self.chess {
+            &[("Search_SEE", 1)]
+        } else {
+            &[]
+        }
+    }
     fn bench_positions(&self) -> &'static [BenchPosition] {
         if self.chess {
             &CHESS_BENCH
