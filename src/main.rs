@@ -1,5 +1,5 @@
-//! Command line: the protocol loop by default; perft, bench, analyse, match, genopenings,
-//! datagen, tune, and serve (the board in a web browser, `serve/`).
+//! Command line: the protocol loop by default; perft, bench, analyse, match, ladder,
+//! spsa, genopenings, datagen, tune, and serve (the board in a web browser, `serve/`).
 
 mod serve;
 
@@ -74,6 +74,12 @@ enum Command {
     /// their neighbours and the random mover; one rating table per game (all three, or
     /// `--variant`'s).
     Ladder(tinh::arena::ladder::LadderArgs),
+    /// Tune numeric engine options by SPSA self-play (`tinh spsa --help`).
+    #[command(disable_help_flag = true)]
+    Spsa {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Serve a board to play on in a web browser (http://127.0.0.1:8080/ by default).
     Serve(serve::ServeArgs),
     /// Generate a balanced opening suite (`tinh genopenings --help`).
@@ -117,6 +123,7 @@ fn main() -> ExitCode {
             let variants = cli.variant.map_or(Variant::ALL.to_vec(), |v| vec![v]);
             tinh::arena::ladder::run(&variants, &args)
         }
+        Some(Command::Spsa { args }) => tinh::arena::spsa::spsa_cli(&with_variant(args, variant)),
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Genopenings { args }) => {
             tinh::arena::genopenings_cli(&with_variant(args, variant))
@@ -159,7 +166,7 @@ fn run_bench(
         }
         return tinh::bench::run_perft(depth, &variants);
     }
-    let mut p = tinh::search::params::SearchParams::default();
+    let mut p = tinh::search::params::SearchSettings::default();
     p.apply_assignments(params)?;
     tinh::bench::run(depth, &variants, p)
 }

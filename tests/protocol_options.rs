@@ -92,3 +92,15 @@ fn options_listed() {
     let p = param_lines(&SearchParams::default());
     assert!(p.contains("option name RfpMargin type spin default 80 min 0 max 1000"));
 }
+
+#[test]
+fn every_game_s_search_defaults_are_valid_settings() {
+    use tinh::search::params::SearchSettings;
+    for v in Variant::ALL {
+        let defaults = tinh::with_game!(v.startpos(), g => g.search_defaults());
+        for &(name, value) in defaults {
+            SearchSettings::with(&[(name, value as i64)])
+                .unwrap_or_else(|e| panic!("{v}: search default {name}={value}: {e}"));
+        }
+    }
+}

@@ -158,6 +158,20 @@ fn report(cfg: &MatchConfig, names: &[String], enc: &BTreeMap<(usize, usize), Ta
     s
 }
 
+/// The match's start positions in playing order: its opening suite arranged as the flags
+/// say, or the variant's start position.
+pub(super) fn opening_list(cfg: &MatchConfig) -> Result<Vec<String>, String> {
+    Ok(match &cfg.openings {
+        Some(spec) => openings::arrange(
+            openings::load(cfg.variant, &spec.file)?,
+            spec.order,
+            spec.start,
+            cfg.seed,
+        ),
+        None => vec![cfg.variant.startpos().to_fen()],
+    })
+}
+
 /// Run the whole match; prints as it goes.
 pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
     play(cfg, true, &mut |_| {})
@@ -179,15 +193,7 @@ fn play(
     on_game: &mut dyn FnMut(&GameRecord),
 ) -> Result<MatchSummary, String> {
     let names = engine_names(cfg)?;
-    let opening_list = match &cfg.openings {
-        Some(spec) => openings::arrange(
-            openings::load(cfg.variant, &spec.file)?,
-            spec.order,
-            spec.start,
-            cfg.seed,
-        ),
-        None => vec![cfg.variant.startpos().to_fen()],
-    };
+    let opening_list = opening_list(cfg)?;
     let jobs = schedule(cfg, &opening_list);
     let total = jobs.len();
     let pgn_file = match &cfg.pgnout {

@@ -241,6 +241,10 @@ impl Evaluator<Board> for Evaluation {
         };
         v * 16 - m[code_num(b.mailbox[mv.from()])] / 16
     }
+    /// The exchange by the material weights (`see.rs` says what an exchange is here).
+    fn see_ge(&self, b: &Board, mv: Move, threshold: Score) -> bool {
+        super::see::see_ge(b, mv, threshold, &self.weights.material)
+    }
     /// Blue's value and Red's value of every term.
     fn terms(&mut self, b: &Board) -> Vec<EvalTerm> {
         terms(b, &self.weights)

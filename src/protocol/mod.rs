@@ -219,7 +219,10 @@ impl Engine {
                 let text = self.eval_table()?;
                 self.out.send(&text);
             }
-            "params" => self.out.send(&param_lines(&self.settings.params)),
+            "params" => {
+                let (params, _) = self.settings.variant.search_values(&self.settings.search);
+                self.out.send(&param_lines(&params));
+            }
             other => return Err(format!("unknown command '{other}'")),
         }
         Ok(Flow::Continue)

@@ -5,9 +5,9 @@
 //! `params` command lists them for tuners.
 
 use crate::game::RuleOption;
-use crate::search::params::{self, SearchParams};
+use crate::search::params::{self, SearchParams, SearchSettings};
 use crate::search::skill::{FULL_SKILL, LEVEL_NAMES, RANDOM_SKILL, StrengthRequest};
-use crate::search::{Features, Options};
+use crate::search::{FEATURES, FeatureSpec, Options};
 use crate::variant::Variant;
 use std::sync::Arc;
 
@@ -87,28 +87,6 @@ const OPTIONS: &[OptSpec] = &[
         name: "EvalFile",
         kind: OptKind::Text,
     },
-    // Search features, on by default; switched off only to measure what each is worth
-    // (Tinh against itself without it, see README).
-    OptSpec {
-        name: "Search_NullMove",
-        kind: OptKind::Check { default: true },
-    },
-    OptSpec {
-        name: "Search_LMR",
-        kind: OptKind::Check { default: true },
-    },
-    OptSpec {
-        name: "Search_Futility",
-        kind: OptKind::Check { default: true },
-    },
-    OptSpec {
-        name: "Search_ChancePruning",
-        kind: OptKind::Check { default: true },
-    },
-    OptSpec {
-        name: "Search_Aspiration",
-        kind: OptKind::Check { default: true },
-    },
 ];
 
 fn rule_spec(o: RuleOption) -> OptSpec {
@@ -171,8 +149,18 @@ fn strength_specs() -> [OptSpec; 5] {
     ]
 }
 
-/// Every listed option: the fixed ones, with the games' rule options and the strength
-/// options after `Move Overhead`.
+/// The check option of a search feature switch (its default: the generic one; a game may
+/// differ, see `option_lines`).
+fn feature_option(f: &FeatureSpec) -> OptSpec {
+    OptSpec {
+        name: f.name,
+        kind: OptKind::Check { default: f.default },
+    }
+}
+
+/// Every listed option: the fixed ones, with the games' rule options after `Move Overhead`
+/// and the search feature switches (switched off only to measure what each is worth,
+/// Tinh against itself without it; see README) last.
 fn listed() -> Vec<OptSpec> {
     let mut out = Vec::new();
     for o in OPTIONS {
@@ -188,6 +176,7 @@ fn listed() -> Vec<OptSpec> {
             out.extend(strength_specs());
         }
     }
+    out.extend(FEATURES.iter().map(feature_option));
     out
 }
 
@@ -225,10 +214,15 @@ pub fn spin_default(name: &str) -> i64 {
 }
 
 /// The `option name ...` lines of the `uci` answer; the variant's default is the one the
-/// loop was started with (`--variant`).
+/// loop was started with (`--variant`), and so are the feature switches' defaults (a game
+/// may turn a feature on or off for itself).
 pub fn option_lines(start_variant: Variant) -> String {
+    let (_, features) = start_variant.search_values(&SearchSettings::default());
     let mut s = String::new();
-    for o in listed() {
+    for mut o in listed() {
+        if let (OptKind::Check { default }, Some(on)) = (&mut o.kind, features.get(o.name)) {
+            *default = on;
+        }
         let line = match o.kind {
             OptKind::Spin { default, min, max } => {
                 format!(
@@ -406,8 +400,8 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     /// Every rule option's value, by name (the games that offer one apply it).
     pub rules: Vec<(&'static str, i64)>,
-    pub features: Features,
-    pub params: SearchParams,
+    /// Search parameters and feature switches set by `setoption`.
+    pub search: SearchSettings,
     /// The loaded evaluation weights text, if any, and the file it came from.
     pub eval_text: Option<Arc<String>>,
     pub eval_file: String,
@@ -433,8 +427,7 @@ impl Settings {
                 .iter()
                 .map(|o| (o.name, o.default))
                 .collect(),
-            features: Features::default(),
-            params: SearchParams::default(),
+            search: SearchSettings::default(),
             eval_text: None,
             eval_file: String::new(),
             strength: StrengthRequest {
@@ -480,20 +473,12 @@ impl Settings {
                     r.1 = v;
                 }
             }
+            // Both checked by `parse_setoption`.
             SetOption::Feature(name, on) => {
-                let f = &mut self.features;
-                match name {
-                    "Search_NullMove" => f.null_move = on,
-                    "Search_LMR" => f.lmr = on,
-                    "Search_Futility" => f.futility = on,
-                    "Search_ChancePruning" => f.chance_pruning = on,
-                    "Search_Aspiration" => f.aspiration = on,
-                    other => unreachable!("feature option {other}"),
-                }
+                let _ = self.search.set(name, on as i64);
             }
             SetOption::Param(name, v) => {
-                // Checked by `parse_setoption`.
-                let _ = self.params.set(name, v);
+                let _ = self.search.set(name, v);
             }
             SetOption::EvalFile(_) => unreachable!("applied by load_eval_file"),
             SetOption::Level(n) => self.strength.level = n,
@@ -550,9 +535,8 @@ impl Settings {
             threads: self.threads,
             multipv: self.multipv,
             move_overhead_ms: self.move_overhead_ms,
-            features: self.features,
             eval_text: self.eval_text.clone(),
-            params: self.params.clone(),
+            settings: self.search.clone(),
             strength: self.strength,
             seed: self.game_seed,
         }

@@ -320,6 +320,10 @@ impl Evaluator<Board> for Evaluation {
         };
         v * 8 + promo - attacker
     }
+    /// The exchange by the ordering values (`order_value`).
+    fn see_ge(&self, b: &Board, mv: Move, threshold: Score) -> bool {
+        super::see::see_ge(b.pos(), mv, threshold, &self.weights.order_value)
+    }
     fn terms(&mut self, b: &Board) -> Vec<EvalTerm> {
         terms_with(b.pos(), &self.weights)
     }

@@ -3,7 +3,8 @@
 //! bitboards, shells and pools, legal move generation with pins, copy-make with an undo
 //! stack), notation, draws, and the fast perft.
 //! Submodules: `bitboard` (attack tables), `position` (the position, make, draws),
-//! `movegen` (legal moves, perft), `zobrist` (key tables), `fen`, `eval`.
+//! `movegen` (legal moves, perft), `zobrist` (key tables), `fen`, `eval`, `see` (static
+//! exchange evaluation).
 
 pub mod bitboard;
 pub mod chess_weights;
@@ -12,6 +13,7 @@ pub mod fen;
 pub mod movegen;
 pub mod position;
 pub mod reveal_weights;
+pub mod see;
 pub mod zobrist;
 
 use crate::game::*;
@@ -248,6 +250,8 @@ impl Game for Board {
     type Move = Move;
     type Eval = eval::Evaluation;
     const HISTORY_SIZE: usize = 4096;
+    /// Colour, type (a face-down piece's shell type) and face-down or not, by square.
+    const PIECE_TO_SIZE: usize = 2 * 6 * 2 * 64;
 
     fn variant_name(&self) -> &'static str {
         if self.chess { "chess" } else { "revealchess" }
@@ -270,6 +274,12 @@ impl Game for Board {
         } else {
             &REVEAL_STRENGTH
         }
+    }
+    /// Static exchange evaluation in both games (fixed-node SPRTs against the build before
+    /// it, 10,000 nodes a move: chess +104.3 ± 35.1 Elo over 302 games, Reveal Chess
+    /// +107.0 ± 35.8 over 308).
+    fn search_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[("Search_SEE", 1)]
     }
     fn bench_positions(&self) -> &'static [BenchPosition] {
         if self.chess {
@@ -348,6 +358,13 @@ impl Game for Board {
     fn history_index(&self, mv: Move) -> usize {
         mv.from() * 64 + mv.to()
     }
+    #[inline]
+    fn piece_to_index(&self, mv: Move) -> usize {
+        let p = &self.pos;
+        let c = p.sq[mv.from()];
+        let face_down = (p.fd >> mv.from()) & 1;
+        ((code_color(c) * 6 + code_type(c)) * 2 + face_down as usize) * 64 + mv.to()
+    }
 
     fn chance(&self, mv: Move, out: &mut ChanceList) -> bool {
         if !self.pos.is_reveal(mv.0) {
@@ -372,6 +389,21 @@ impl Game for Board {
         if let Some(p) = self.hist.pop() {
             self.pos = p;
         }
+    }
+    /// The pawns (pawn shells included), and each side's other pieces (by type, with
+    /// which of them are face-down).
+    #[inline]
+    fn correction_keys(&self) -> [u64; CORRECTION_KEYS] {
+        let p = &self.pos;
+        let pawns = mix64(p.pieces(WHITE, PAWN)) ^ mix64(p.pieces(BLACK, PAWN) ^ 0x5bd1_e995);
+        let others = |c: usize| {
+            let mut h = mix64(p.fd & p.col[c]) ^ c as u64;
+            for t in KNIGHT..=KING {
+                h = mix64(h ^ p.pieces(c, t));
+            }
+            h
+        };
+        [pawns, others(WHITE), others(BLACK)]
     }
     fn null_move_ok(&self) -> bool {
         let p = &self.pos;

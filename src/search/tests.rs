@@ -5,6 +5,7 @@
 use super::*;
 use crate::eval::{EvalTerm, Evaluator};
 use crate::game::*;
+use params::SearchSettings;
 
 /// A random game tree: the position is the hash of the path; each node has 2..=5 moves,
 /// about a third of them with 2..=4 weighted chance outcomes; leaves score by hash.
@@ -123,6 +124,10 @@ impl Game for TreeGame {
     fn history_index(&self, mv: TMove) -> usize {
         mv.0 as usize
     }
+    const PIECE_TO_SIZE: usize = 16;
+    fn piece_to_index(&self, mv: TMove) -> usize {
+        mv.0 as usize
+    }
     fn chance(&self, mv: TMove, out: &mut ChanceList) -> bool {
         self.outcomes(mv, out)
     }
@@ -221,20 +226,22 @@ fn brute<G: Game>(g: &mut G, depth: i32, ply: usize) -> Score {
     best
 }
 
-fn exact_features(chance_pruning: bool) -> Features {
-    Features {
-        null_move: false,
-        lmr: false,
-        futility: false,
-        chance_pruning,
-        aspiration: true,
-    }
+/// Pruning that changes the value off, so that the search finds the exact expectimax
+/// value; Star1 (which keeps it exact) as asked.
+fn exact_settings(chance_pruning: bool) -> SearchSettings {
+    SearchSettings::with(&[
+        ("Search_NullMove", 0),
+        ("Search_LMR", 0),
+        ("Search_Futility", 0),
+        ("Search_ChancePruning", chance_pruning as i64),
+    ])
+    .unwrap()
 }
 
-fn search_tree(seed: u64, depth: u32, features: Features) -> SearchResult<TMove> {
+fn search_tree(seed: u64, depth: u32, settings: SearchSettings) -> SearchResult<TMove> {
     let searcher = Searcher::new(4);
     let opts = Options {
-        features,
+        settings,
         ..Default::default()
     };
     let limits = Limits {
@@ -254,8 +261,8 @@ fn star1_matches_brute_force_expectimax() {
         }
         let depth = 5;
         let exact = brute(&mut TreeGame::new(seed), depth as i32, 0);
-        let pruned = search_tree(seed, depth, exact_features(true));
-        let full = search_tree(seed, depth, exact_features(false));
+        let pruned = search_tree(seed, depth, exact_settings(true));
+        let full = search_tree(seed, depth, exact_settings(false));
         assert_eq!(full.score, exact, "full-window expectimax, seed {seed}");
         assert_eq!(pruned.score, exact, "Star1, seed {seed}");
         pruned_nodes += pruned.nodes;

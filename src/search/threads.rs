@@ -43,7 +43,8 @@ pub fn run<G: Game>(
     control: &Control,
     report: &(dyn Fn(Report<G::Move>) + Sync),
 ) -> SearchResult<G::Move> {
-    let params = &opts.params;
+    let (params, features) = opts.settings.resolve(pos.search_defaults());
+    let params = &params;
     tt.new_search(params);
     let mut list = MoveList::new();
     if pos.immediate_result().is_none() {
@@ -100,7 +101,7 @@ pub fn run<G: Game>(
     let shared = Shared {
         tt,
         control,
-        features: opts.features,
+        features,
         params: params.clone(),
         node_limit: limits.nodes,
         node_budget: skill.map(Skill::node_budget),
