@@ -5,7 +5,7 @@
 //! each game's perft positions (`<leaves> leaves <leaves/s> leaves/s`).
 
 use crate::protocol::format::move_names;
-use crate::search::params::SearchParams;
+use crate::search::params::SearchSettings;
 use crate::search::{Limits, Options, Searcher};
 use crate::variant::{Position, Variant};
 use std::time::Instant;
@@ -15,11 +15,15 @@ pub const DEFAULT_DEPTH: u32 = 9;
 /// Search every bench position of `variants` to `depth` (offset per position) with the
 /// given search parameters; prints one line per position on stderr and the total on
 /// stdout.
-pub fn run(depth: Option<u32>, variants: &[Variant], params: SearchParams) -> Result<(), String> {
+pub fn run(
+    depth: Option<u32>,
+    variants: &[Variant],
+    settings: SearchSettings,
+) -> Result<(), String> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
     let searcher = Searcher::new(16);
     let opts = Options {
-        params,
+        settings,
         ..Options::default()
     };
     let mut total_nodes = 0u64;

@@ -43,6 +43,16 @@ pub trait Evaluator<G: Game>: Clone + Send + 'static {
     /// Ordering value of a noisy move (captures: most valuable victim, least valuable
     /// attacker, by this evaluation's piece values); larger is tried first.
     fn noisy_order(&self, pos: &G, mv: G::Move) -> Score;
+    /// Static exchange evaluation: whether the exchange that `mv` starts on the square it
+    /// goes to (each side in turn capturing there with its least valuable piece, each free
+    /// to stop) gains the mover at least `threshold`, by this evaluation's piece values.
+    /// For a quiet move: whether the piece is safe there (the exchange starts with nothing
+    /// captured). What an exchange is belongs to the game's rules; a game that does not
+    /// define it answers `true` (every move as good as it looks: nothing is pruned or
+    /// put back by it).
+    fn see_ge(&self, _pos: &G, _mv: G::Move, _threshold: Score) -> bool {
+        true
+    }
     /// The evaluation broken into named terms, for the `eval` command.
     fn terms(&mut self, pos: &G) -> Vec<EvalTerm>;
 }

@@ -22,6 +22,19 @@ pub const MATE_BOUND: Score = MATE - 1_000;
 pub const INFINITY: Score = MATE + 1;
 pub const DRAW: Score = 0;
 
+/// How many keys `Game::correction_keys` gives.
+pub const CORRECTION_KEYS: usize = 3;
+
+/// A 64-bit mixing function (splitmix64's finaliser): spreads any input over all bits,
+/// for keys computed from a position's parts.
+#[inline(always)]
+pub const fn mix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// Outcome code for a move that involves no chance.
 pub const NO_OUTCOME: u8 = 0;
 
@@ -290,6 +303,20 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn can_win(&self, _side: usize) -> bool {
         true
     }
+    /// The calibration of the strength options in this game, measured by `tinh ladder`:
+    /// the skill of each `Level` and the ratings `UCI_Elo` is read on (the random mover is
+    /// 0). A game without its own measurement uses a generic one.
+    fn strength_scale(&self) -> &'static crate::search::skill::StrengthScale {
+        &crate::search::skill::DEFAULT_SCALE
+    }
+
+    /// The search settings this game plays best with, over the generic defaults: (name,
+    /// value) pairs as `setoption` takes them, a search parameter (`RfpMargin`) or a
+    /// feature switch (`Search_SEE`, 1 on, 0 off). Each is a measured result (its commit
+    /// gives the match); the user's own settings still win over them.
+    fn search_defaults(&self) -> &'static [(&'static str, i32)] {
+        &[]
+    }
     /// Positions for `tinh bench`, searched to a fixed depth.
     fn bench_positions(&self) -> &'static [BenchPosition] {
         &[]
@@ -339,12 +366,24 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Index into history tables, `< HISTORY_SIZE`.
     fn history_index(&self, mv: Self::Move) -> usize;
     const HISTORY_SIZE: usize;
+    /// The moving piece and the square it goes to, as one index `< PIECE_TO_SIZE`:
+    /// continuation history is keyed by it (the same piece arriving on the same square
+    /// tends to call for the same replies).
+    fn piece_to_index(&self, mv: Self::Move) -> usize;
+    const PIECE_TO_SIZE: usize;
     /// Chance outcomes of a legal move; `false` (and `out` left empty) when it has none.
     fn chance(&self, mv: Self::Move, out: &mut ChanceList) -> bool;
     /// Play a legal move with the given outcome (`NO_OUTCOME` for a deterministic move).
     fn make(&mut self, mv: Self::Move, outcome: u8);
     /// Take back the last `make`.
     fn unmake(&mut self);
+    /// Keys of parts of the position whose static evaluation tends to err alike (chess:
+    /// the pawns, and each side's other pieces): correction history learns, per key, how
+    /// far the search's results have differed from the evaluation, and corrects it. A key
+    /// of 0 is not used; a game without such keys (the default) gets no correction.
+    fn correction_keys(&self) -> [u64; CORRECTION_KEYS] {
+        [0; CORRECTION_KEYS]
+    }
     /// Whether passing is a sound probe here (null-move pruning).
     fn null_move_ok(&self) -> bool;
     fn make_null(&mut self);

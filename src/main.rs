@@ -1,5 +1,5 @@
-//! Command line: the protocol loop by default; perft, bench, analyse, match, genopenings,
-//! and serve (the board in a web browser, `serve/`).
+//! Command line: the protocol loop by default; perft, bench, analyse, match, ladder,
+//! spsa, genopenings, datagen, tune, and serve (the board in a web browser, `serve/`).
 
 mod serve;
 
@@ -70,6 +70,16 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Rate the strength levels: the random mover, levels 1-5 and full strength play
+    /// their neighbours and the random mover; one rating table per game (all three, or
+    /// `--variant`'s).
+    Ladder(tinh::arena::ladder::LadderArgs),
+    /// Tune numeric engine options by SPSA self-play (`tinh spsa --help`).
+    #[command(disable_help_flag = true)]
+    Spsa {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Serve a board to play on in a web browser (http://127.0.0.1:8080/ by default).
     Serve(serve::ServeArgs),
     /// Generate a balanced opening suite (`tinh genopenings --help`).
@@ -78,6 +88,11 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Play self-play games at a fixed node budget and record every position with its
+    /// search score and the game's result (the data `tune` fits to).
+    Datagen(tinh::tune::datagen::DatagenArgs),
+    /// Fit the evaluation weights of the data's game to self-play data (Texel tuning).
+    Tune(tinh::tune::texel::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -104,10 +119,17 @@ fn main() -> ExitCode {
         }) => run_bench(depth, perft, &params, cli.variant),
         Some(Command::Analyse(args)) => tinh::protocol::analyse::run(variant, args),
         Some(Command::Match { args }) => tinh::arena::run_match_cli(&with_variant(args, variant)),
+        Some(Command::Ladder(args)) => {
+            let variants = cli.variant.map_or(Variant::ALL.to_vec(), |v| vec![v]);
+            tinh::arena::ladder::run(&variants, &args)
+        }
+        Some(Command::Spsa { args }) => tinh::arena::spsa::spsa_cli(&with_variant(args, variant)),
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Genopenings { args }) => {
             tinh::arena::genopenings_cli(&with_variant(args, variant))
         }
+        Some(Command::Datagen(args)) => tinh::tune::datagen::run(variant, args),
+        Some(Command::Tune(args)) => tinh::tune::texel::run(cli.variant, args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -144,7 +166,7 @@ fn run_bench(
         }
         return tinh::bench::run_perft(depth, &variants);
     }
-    let mut p = tinh::search::params::SearchParams::default();
+    let mut p = tinh::search::params::SearchSettings::default();
     p.apply_assignments(params)?;
     tinh::bench::run(depth, &variants, p)
 }

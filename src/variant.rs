@@ -5,6 +5,8 @@
 //! game inside a `Position`. Everything else about a game is asked of the game itself.
 
 use crate::game::{Game, RuleOption};
+use crate::search::Features;
+use crate::search::params::{SearchParams, SearchSettings};
 use std::fmt;
 use std::str::FromStr;
 
@@ -115,6 +117,12 @@ impl Variant {
             Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
             _ => names.join(""),
         }
+    }
+
+    /// The search parameters and features a search of this variant runs with, given the
+    /// user's settings over the game's own defaults (`Game::search_defaults`).
+    pub fn search_values(self, settings: &SearchSettings) -> (SearchParams, Features) {
+        settings.resolve(with_game!(self.startpos(), g => g.search_defaults()))
     }
 
     /// The rule settings of every variant, each once (for the protocol's option list).

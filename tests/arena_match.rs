@@ -505,3 +505,33 @@ fn time_loss_against_a_bare_king_is_a_draw() {
     );
     let _ = std::fs::remove_file(book);
 }
+
+#[test]
+fn levels_never_lose_on_time_nor_play_an_illegal_move() {
+    // Level 5, level 1 and the random mover in a round robin at a one-second clock, in
+    // every game; every game is replayed through the rules code from the PGN.
+    for &variant in Variant::ALL {
+        let pgn = tmp(&format!("{variant}-levels.pgn"));
+        let mut args = words(&format!(
+            "--engine cmd={BIN} name=level5 option.Level=5 \
+             --engine cmd={BIN} name=level1 option.Level=1 \
+             --each option.Seed=3 --variant {variant} --games 2 --tc 1+0.01 --maxmoves 60 \
+             --pgnout {} --ratinginterval 0",
+            pgn.display()
+        ));
+        // The random mover's option name has a space: one word of its own.
+        args.extend(words(&format!("--engine cmd={BIN} name=random")));
+        args.push("option.Skill Level=-1".into());
+        let r = run_match(&args);
+        assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+        let lines = finished_lines(&r.stdout);
+        assert_eq!(lines.len(), 6, "{}", r.stdout);
+        for l in lines {
+            for bad in ["on time", "illegal", "stalls", "disconnects"] {
+                assert!(!l.contains(bad), "{variant}: {l}");
+            }
+        }
+        check_pgn(&pgn, variant, 6);
+        let _ = std::fs::remove_file(pgn);
+    }
+}

@@ -14,7 +14,8 @@ use tinh::arena::referee::{GameJob, Player, play_with_players};
 use tinh::eval::{EvalTerm, Evaluator};
 use tinh::game::*;
 use tinh::perft;
-use tinh::search::{Features, Limits, Options, Searcher};
+use tinh::search::params::SearchSettings;
+use tinh::search::{Limits, Options, Searcher};
 
 const GOAL: u32 = 20;
 const MAX_PLIES: u32 = 60;
@@ -170,6 +171,10 @@ impl Game for DiceRace {
         false
     }
     fn history_index(&self, mv: DMove) -> usize {
+        mv.0 as usize
+    }
+    const PIECE_TO_SIZE: usize = 4;
+    fn piece_to_index(&self, mv: DMove) -> usize {
         mv.0 as usize
     }
     fn chance(&self, mv: DMove, out: &mut ChanceList) -> bool {
@@ -334,18 +339,15 @@ fn brute(g: &mut DiceRace, depth: u32, ply: usize, bound: Score) -> Score {
 #[test]
 fn search_equals_brute_force_expectimax_and_takes_a_sure_win() {
     let opts = Options {
-        features: Features {
-            null_move: false,
-            lmr: false,
-            futility: false,
-            chance_pruning: true,
-            aspiration: true,
-            chance_nonpv: false,
-            chance_reduction: false,
-        },
+        settings: SearchSettings::with(&[
+            ("Search_NullMove", 0),
+            ("Search_LMR", 0),
+            ("Search_Futility", 0),
+        ])
+        .unwrap(),
         ..Default::default()
     };
-    let bound = opts.params.chance_bound;
+    let bound = opts.settings.resolve(&[]).0.chance_bound;
     for fen in ["0 0 n 0", "12 15 s 20", "17 18 n 30", "3 9 s 5"] {
         let g = at(fen);
         let depth = 5;

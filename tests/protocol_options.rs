@@ -38,6 +38,21 @@ fn setoption_parses_names_case_insensitively_and_checks_ranges() {
         parse_setoption(&toks("name rfpmargin value 90")),
         Ok(SetOption::Param("RfpMargin", 90))
     );
+    // A path keeps its inner spaces; no value (or `<empty>`) means the compiled-in weights.
+    assert_eq!(
+        parse_setoption(&toks("name EvalFile value /tmp/my weights.txt")),
+        Ok(SetOption::EvalFile("/tmp/my weights.txt".into()))
+    );
+    for empty in [
+        "name EvalFile",
+        "name evalfile value",
+        "name EvalFile value <empty>",
+    ] {
+        assert_eq!(
+            parse_setoption(&toks(empty)),
+            Ok(SetOption::EvalFile(String::new()))
+        );
+    }
     for bad in [
         "name Hash value 0",
         "name Hash value 999999999",
@@ -71,8 +86,21 @@ fn options_listed() {
     )));
     assert!(s.contains("option name Clear Hash type button"));
     assert!(s.contains("option name PointTarget type spin default 0 min 0 max 45"));
+    assert!(s.contains("option name EvalFile type string default <empty>"));
     // Search parameters are not listed by `uci`, only by `params`.
     assert!(!s.contains("RfpMargin"));
     let p = param_lines(&SearchParams::default());
     assert!(p.contains("option name RfpMargin type spin default 80 min 0 max 1000"));
+}
+
+#[test]
+fn every_game_s_search_defaults_are_valid_settings() {
+    use tinh::search::params::SearchSettings;
+    for v in Variant::ALL {
+        let defaults = tinh::with_game!(v.startpos(), g => g.search_defaults());
+        for &(name, value) in defaults {
+            SearchSettings::with(&[(name, value as i64)])
+                .unwrap_or_else(|e| panic!("{v}: search default {name}={value}: {e}"));
+        }
+    }
 }

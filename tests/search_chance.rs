@@ -4,7 +4,8 @@
 //! exact expectimax values and must agree to the centipawn.)
 
 use tinh::protocol::format_score;
-use tinh::search::{Features, Limits, Options, Searcher};
+use tinh::search::params::SearchSettings;
+use tinh::search::{Limits, Options, Searcher};
 use tinh::variant::Variant;
 use tinh::with_game;
 
@@ -12,17 +13,16 @@ fn search(moves: &str, depth: u32, chance_pruning: bool) -> (String, String, u64
     let mut pos = Variant::RevealChess.startpos();
     pos.apply_moves(moves.split_whitespace()).unwrap();
     let searcher = Searcher::new(32);
-    let features = Features {
-        null_move: false,
-        lmr: false,
-        futility: false,
-        chance_pruning,
-        aspiration: true,
-        chance_nonpv: false,
-        chance_reduction: false,
-    };
+    let settings = SearchSettings::with(&[
+        ("Search_NullMove", 0),
+        ("Search_LMR", 0),
+        ("Search_Futility", 0),
+        ("Search_SEE", 0),
+        ("Search_ChancePruning", chance_pruning as i64),
+    ])
+    .unwrap();
     let opts = Options {
-        features,
+        settings,
         ..Default::default()
     };
     with_game!(&pos, g => {

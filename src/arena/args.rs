@@ -381,40 +381,67 @@ where
 
 /// Parse `tinh match` arguments. `Ok(None)` means `--help` was asked for.
 pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
-    let groups = group(args)?;
-    let mut engines: Vec<EngineSpec> = Vec::new();
-    let mut each = EngineSpec::default();
-    let mut cfg = MatchConfig {
-        engines: Vec::new(),
-        variant: Variant::default(),
-        games: 2,
-        rounds: 1,
-        concurrency: 1,
-        openings: None,
-        seed: 1,
-        pgnout: None,
-        sprt: None,
-        rules: Vec::new(),
-        draw: None,
-        resign: None,
-        maxmoves: None,
-        ratinginterval: 10,
-        stall_ms: 5000,
-        move_timeout_ms: 60_000,
-        event: "Tinh match".into(),
-        site: "?".into(),
-    };
-    let mut order: Option<Order> = None;
-    let mut timemargin: Option<u64> = None;
-    let mut rule_values: Vec<String> = Vec::new();
-    for (flag, vals) in &groups {
-        let f = flag.as_str();
+    let mut flags = Flags::new();
+    for (flag, vals) in &group(args)? {
+        if !flags.apply(flag, vals)? {
+            return Ok(None);
+        }
+    }
+    flags.finish().map(Some)
+}
+
+/// The flags read so far: what goes straight into the configuration, and what is only
+/// settled once every flag is known (engines over `--each`, the openings order, rules of
+/// the variant).
+struct Flags {
+    cfg: MatchConfig,
+    engines: Vec<EngineSpec>,
+    each: EngineSpec,
+    order: Option<Order>,
+    timemargin: Option<u64>,
+    rule_values: Vec<String>,
+}
+
+impl Flags {
+    fn new() -> Flags {
+        Flags {
+            cfg: MatchConfig {
+                engines: Vec::new(),
+                variant: Variant::default(),
+                games: 2,
+                rounds: 1,
+                concurrency: 1,
+                openings: None,
+                seed: 1,
+                pgnout: None,
+                sprt: None,
+                rules: Vec::new(),
+                draw: None,
+                resign: None,
+                maxmoves: None,
+                ratinginterval: 10,
+                stall_ms: 5000,
+                move_timeout_ms: 60_000,
+                event: "Tinh match".into(),
+                site: "?".into(),
+            },
+            engines: Vec::new(),
+            each: EngineSpec::default(),
+            order: None,
+            timemargin: None,
+            rule_values: Vec::new(),
+        }
+    }
+
+    /// Take one flag with its values. `Ok(false)`: `--help`.
+    fn apply(&mut self, f: &str, vals: &[String]) -> Result<bool, String> {
+        let (cfg, each) = (&mut self.cfg, &mut self.each);
         match f {
-            "help" | "h" => return Ok(None),
+            "help" | "h" => return Ok(false),
             "engine" => {
                 let mut e = EngineSpec::default();
                 e.apply(vals, "--engine")?;
-                engines.push(e);
+                self.engines.push(e);
             }
             "each" => each.apply(vals, "--each")?,
             "variant" => cfg.variant = one(f, vals)?.parse()?,
@@ -426,135 +453,25 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
             "depth" => each.depth = Some(num(f, vals, 1, MAX_DEPTH)?),
             "st" => each.movetime_ms = Some(seconds_ms(&format!("--{f}"), one(f, vals)?, 1)?),
             "openings" => {
-                let mut spec = OpeningsSpec {
-                    file: String::new(),
-                    order: Order::Sequential,
-                    start: 1,
-                };
-                for w in vals {
-                    match w.split_once('=') {
-                        None => spec.file = w.clone(),
-                        Some(("file", v)) => spec.file = v.to_string(),
-                        Some(("format", v)) => {
-                            if v != "epd" {
-                                return Err(format!(
-                                    "--openings: only format=epd (one FEN per line) is supported, got {v}"
-                                ));
-                            }
-                        }
-                        Some(("order", v)) => order = Some(parse_order(v)?),
-                        Some(("start", v)) => {
-                            spec.start = fnum(f, "start", v, 1, MAX_MATCH_GAMES as usize)?
-                        }
-                        Some(("plies", _)) | Some(("policy", _)) => {}
-                        Some((k, _)) => return Err(format!("--openings: unknown key '{k}'")),
-                    }
-                }
-                if spec.file.is_empty() {
-                    return Err("--openings needs a file (file=FILE)".into());
-                }
+                let (spec, order) = parse_openings(vals)?;
                 cfg.openings = Some(spec);
+                self.order = order.or(self.order);
             }
-            "order" => order = Some(parse_order(one(f, vals)?)?),
+            "order" => self.order = Some(parse_order(one(f, vals)?)?),
             "seed" | "srand" => cfg.seed = at_least(&format!("--{f}"), one(f, vals)?, 0)?,
-            "pgnout" => {
-                // cutechess accepts `-pgnout FILE [min] [fi]`: the extra words are ignored.
-                let file = vals
-                    .iter()
-                    .find(|w| !w.contains('='))
-                    .or(vals.first())
-                    .ok_or("--pgnout needs a file")?;
-                cfg.pgnout = Some(file.strip_prefix("file=").unwrap_or(file).to_string());
-            }
-            "sprt" => {
-                let mut sp = Sprt {
-                    elo0: f64::NAN,
-                    elo1: f64::NAN,
-                    alpha: 0.05,
-                    beta: 0.05,
-                };
-                for (k, v) in kv(f, vals)? {
-                    match k {
-                        "elo0" => sp.elo0 = fnum(f, k, v, -MAX_SPRT_ELO, MAX_SPRT_ELO)?,
-                        "elo1" => sp.elo1 = fnum(f, k, v, -MAX_SPRT_ELO, MAX_SPRT_ELO)?,
-                        "alpha" => sp.alpha = fnum(f, k, v, 0.0, 0.5)?,
-                        "beta" => sp.beta = fnum(f, k, v, 0.0, 0.5)?,
-                        "model" => {
-                            if v != "logistic" {
-                                return Err("--sprt: only model=logistic is supported".into());
-                            }
-                        }
-                        _ => return Err(format!("--sprt: unknown key '{k}'")),
-                    }
-                }
-                if !(sp.elo0.is_finite() && sp.elo1.is_finite()) || sp.elo1 <= sp.elo0 {
-                    return Err("--sprt needs elo0= and elo1= with elo1 > elo0".into());
-                }
-                if !(sp.alpha > 0.0 && sp.alpha < 0.5 && sp.beta > 0.0 && sp.beta < 0.5) {
-                    return Err("--sprt: alpha and beta must be in (0, 0.5)".into());
-                }
-                cfg.sprt = Some(sp);
-            }
+            "pgnout" => cfg.pgnout = Some(parse_pgnout(vals)?),
+            "sprt" => cfg.sprt = Some(parse_sprt(vals)?),
             "rule" => {
-                for v in vals {
-                    rule_values.push(v.clone());
-                }
+                self.rule_values.extend(vals.iter().cloned());
                 if vals.is_empty() {
                     return Err("--rule needs NAME=VALUE".into());
                 }
             }
-            "draw" => {
-                let mut d = DrawAdjudication {
-                    movenumber: 0,
-                    movecount: 0,
-                    score: 0,
-                };
-                let mut seen = (false, false);
-                for (k, v) in kv(f, vals)? {
-                    match k {
-                        "movenumber" => d.movenumber = fnum(f, k, v, 0, MAX_FULLMOVE)?,
-                        "movecount" => {
-                            d.movecount = fnum(f, k, v, 1, MAX_FULLMOVE)?;
-                            seen.0 = true
-                        }
-                        "score" => {
-                            d.score = fnum(f, k, v, 0, MAX_ADJUDICATION_CP)?;
-                            seen.1 = true
-                        }
-                        _ => return Err(format!("--draw: unknown key '{k}'")),
-                    }
-                }
-                if !(seen.0 && seen.1) {
-                    return Err("--draw needs movecount=M and score=CP".into());
-                }
-                cfg.draw = Some(d);
-            }
-            "resign" => {
-                let mut r = ResignAdjudication {
-                    movecount: 0,
-                    score: 0,
-                    twosided: false,
-                };
-                for (k, v) in kv(f, vals)? {
-                    match k {
-                        "movecount" => r.movecount = fnum(f, k, v, 1, MAX_FULLMOVE)?,
-                        // Either sign: the engine resigns at or below minus its size.
-                        "score" => {
-                            r.score =
-                                fnum(f, k, v, -MAX_ADJUDICATION_CP, MAX_ADJUDICATION_CP)?.abs()
-                        }
-                        "twosided" => r.twosided = matches!(v, "true" | "1" | "on" | "yes"),
-                        _ => return Err(format!("--resign: unknown key '{k}'")),
-                    }
-                }
-                if r.movecount == 0 || r.score == 0 {
-                    return Err("--resign needs movecount=M and score=CP (both > 0)".into());
-                }
-                cfg.resign = Some(r);
-            }
+            "draw" => cfg.draw = Some(parse_draw(vals)?),
+            "resign" => cfg.resign = Some(parse_resign(vals)?),
             "maxmoves" => cfg.maxmoves = Some(num(f, vals, 1, MAX_FULLMOVE)?),
             "ratinginterval" => cfg.ratinginterval = num(f, vals, 0, MAX_MATCH_GAMES as u32)?,
-            "timemargin" => timemargin = Some(num(f, vals, 0, MAX_TIME_MS)?),
+            "timemargin" => self.timemargin = Some(num(f, vals, 0, MAX_TIME_MS)?),
             "stalltimeout" => cfg.stall_ms = num(f, vals, 1, MAX_TIME_MS)?,
             "movetimeout" => cfg.move_timeout_ms = num(f, vals, 1, MAX_TIME_MS)?,
             "event" => cfg.event = vals.join(" "),
@@ -562,47 +479,185 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
             "recover" | "repeat" => {}
             _ => return Err(format!("unknown flag --{f} (see tinh match --help)")),
         }
+        Ok(true)
     }
-    if let Some(tm) = timemargin {
-        each.timemargin_ms = each.timemargin_ms.or(Some(tm));
-    }
-    if let Some(o) = order {
-        match cfg.openings.as_mut() {
-            Some(op) => op.order = o,
-            None => return Err("--order needs --openings".into()),
+
+    /// The configuration once every flag is read: engines over `--each`, each with a
+    /// limit; the match within its size; the rules checked against the variant.
+    fn finish(mut self) -> Result<MatchConfig, String> {
+        let cfg = &mut self.cfg;
+        if let Some(tm) = self.timemargin {
+            self.each.timemargin_ms = self.each.timemargin_ms.or(Some(tm));
         }
-    }
-    if engines.len() < 2 {
-        return Err("a match needs at least two --engine".into());
-    }
-    for (i, e) in engines.iter().enumerate() {
-        let e = e.over(&each);
-        if e.cmd.is_empty() {
-            return Err(format!("engine {} has no cmd=", i + 1));
+        if let Some(o) = self.order {
+            match cfg.openings.as_mut() {
+                Some(op) => op.order = o,
+                None => return Err("--order needs --openings".into()),
+            }
         }
-        if e.clock().is_none() && e.nodes.is_none() && e.depth.is_none() && e.movetime_ms.is_none()
-        {
+        if self.engines.len() < 2 {
+            return Err("a match needs at least two --engine".into());
+        }
+        for (i, e) in self.engines.iter().enumerate() {
+            let e = e.over(&self.each);
+            if e.cmd.is_empty() {
+                return Err(format!("engine {} has no cmd=", i + 1));
+            }
+            if e.clock().is_none()
+                && e.nodes.is_none()
+                && e.depth.is_none()
+                && e.movetime_ms.is_none()
+            {
+                return Err(format!(
+                    "engine {} has no limit: give --tc, --nodes, --depth or --st (or per engine)",
+                    i + 1
+                ));
+            }
+            cfg.engines.push(e);
+        }
+        let pairs = (cfg.engines.len() * (cfg.engines.len() - 1) / 2) as u64;
+        let total = pairs * cfg.games as u64 * cfg.rounds as u64;
+        if total > MAX_MATCH_GAMES {
             return Err(format!(
-                "engine {} has no limit: give --tc, --nodes, --depth or --st (or per engine)",
-                i + 1
+                "the match would have {total} games ({pairs} pairings x --rounds x --games); at most {MAX_MATCH_GAMES}"
             ));
         }
-        cfg.engines.push(e);
+        if cfg.sprt.is_some() && cfg.engines.len() != 2 {
+            return Err("--sprt needs exactly two engines".into());
+        }
+        for r in &self.rule_values {
+            cfg.rules.push(parse_rule(cfg.variant, r)?);
+        }
+        Ok(self.cfg)
     }
-    let pairs = (cfg.engines.len() * (cfg.engines.len() - 1) / 2) as u64;
-    let total = pairs * cfg.games as u64 * cfg.rounds as u64;
-    if total > MAX_MATCH_GAMES {
-        return Err(format!(
-            "the match would have {total} games ({pairs} pairings x --rounds x --games); at most {MAX_MATCH_GAMES}"
-        ));
+}
+
+/// `--openings file=FILE [order=..] [start=N] [format=epd]` (or a bare FILE); the order
+/// when one is given.
+fn parse_openings(vals: &[String]) -> Result<(OpeningsSpec, Option<Order>), String> {
+    let mut spec = OpeningsSpec {
+        file: String::new(),
+        order: Order::Sequential,
+        start: 1,
+    };
+    let mut order = None;
+    for w in vals {
+        match w.split_once('=') {
+            None => spec.file = w.clone(),
+            Some(("file", v)) => spec.file = v.to_string(),
+            Some(("format", v)) => {
+                if v != "epd" {
+                    return Err(format!(
+                        "--openings: only format=epd (one FEN per line) is supported, got {v}"
+                    ));
+                }
+            }
+            Some(("order", v)) => order = Some(parse_order(v)?),
+            Some(("start", v)) => {
+                spec.start = fnum("openings", "start", v, 1, MAX_MATCH_GAMES as usize)?
+            }
+            Some(("plies", _)) | Some(("policy", _)) => {}
+            Some((k, _)) => return Err(format!("--openings: unknown key '{k}'")),
+        }
     }
-    if cfg.sprt.is_some() && cfg.engines.len() != 2 {
-        return Err("--sprt needs exactly two engines".into());
+    if spec.file.is_empty() {
+        return Err("--openings needs a file (file=FILE)".into());
     }
-    for r in &rule_values {
-        cfg.rules.push(parse_rule(cfg.variant, r)?);
+    Ok((spec, order))
+}
+
+/// `--pgnout FILE` (or `file=FILE`); cutechess's extra words `[min] [fi]` are ignored.
+fn parse_pgnout(vals: &[String]) -> Result<String, String> {
+    let file = vals
+        .iter()
+        .find(|w| !w.contains('='))
+        .or(vals.first())
+        .ok_or("--pgnout needs a file")?;
+    Ok(file.strip_prefix("file=").unwrap_or(file).to_string())
+}
+
+/// `--sprt elo0=A elo1=B [alpha=..] [beta=..] [model=logistic]`.
+fn parse_sprt(vals: &[String]) -> Result<Sprt, String> {
+    let f = "sprt";
+    let mut sp = Sprt {
+        elo0: f64::NAN,
+        elo1: f64::NAN,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    for (k, v) in kv(f, vals)? {
+        match k {
+            "elo0" => sp.elo0 = fnum(f, k, v, -MAX_SPRT_ELO, MAX_SPRT_ELO)?,
+            "elo1" => sp.elo1 = fnum(f, k, v, -MAX_SPRT_ELO, MAX_SPRT_ELO)?,
+            "alpha" => sp.alpha = fnum(f, k, v, 0.0, 0.5)?,
+            "beta" => sp.beta = fnum(f, k, v, 0.0, 0.5)?,
+            "model" => {
+                if v != "logistic" {
+                    return Err("--sprt: only model=logistic is supported".into());
+                }
+            }
+            _ => return Err(format!("--sprt: unknown key '{k}'")),
+        }
     }
-    Ok(Some(cfg))
+    if !(sp.elo0.is_finite() && sp.elo1.is_finite()) || sp.elo1 <= sp.elo0 {
+        return Err("--sprt needs elo0= and elo1= with elo1 > elo0".into());
+    }
+    if !(sp.alpha > 0.0 && sp.alpha < 0.5 && sp.beta > 0.0 && sp.beta < 0.5) {
+        return Err("--sprt: alpha and beta must be in (0, 0.5)".into());
+    }
+    Ok(sp)
+}
+
+/// `--draw movenumber=N movecount=M score=CP` (movecount and score required).
+fn parse_draw(vals: &[String]) -> Result<DrawAdjudication, String> {
+    let f = "draw";
+    let mut d = DrawAdjudication {
+        movenumber: 0,
+        movecount: 0,
+        score: 0,
+    };
+    let mut seen = (false, false);
+    for (k, v) in kv(f, vals)? {
+        match k {
+            "movenumber" => d.movenumber = fnum(f, k, v, 0, MAX_FULLMOVE)?,
+            "movecount" => {
+                d.movecount = fnum(f, k, v, 1, MAX_FULLMOVE)?;
+                seen.0 = true
+            }
+            "score" => {
+                d.score = fnum(f, k, v, 0, MAX_ADJUDICATION_CP)?;
+                seen.1 = true
+            }
+            _ => return Err(format!("--draw: unknown key '{k}'")),
+        }
+    }
+    if !(seen.0 && seen.1) {
+        return Err("--draw needs movecount=M and score=CP".into());
+    }
+    Ok(d)
+}
+
+/// `--resign movecount=M score=CP [twosided=true]`.
+fn parse_resign(vals: &[String]) -> Result<ResignAdjudication, String> {
+    let f = "resign";
+    let mut r = ResignAdjudication {
+        movecount: 0,
+        score: 0,
+        twosided: false,
+    };
+    for (k, v) in kv(f, vals)? {
+        match k {
+            "movecount" => r.movecount = fnum(f, k, v, 1, MAX_FULLMOVE)?,
+            // Either sign: the engine resigns at or below minus its size.
+            "score" => r.score = fnum(f, k, v, -MAX_ADJUDICATION_CP, MAX_ADJUDICATION_CP)?.abs(),
+            "twosided" => r.twosided = matches!(v, "true" | "1" | "on" | "yes"),
+            _ => return Err(format!("--resign: unknown key '{k}'")),
+        }
+    }
+    if r.movecount == 0 || r.score == 0 {
+        return Err("--resign needs movecount=M and score=CP (both > 0)".into());
+    }
+    Ok(r)
 }
 
 /// `NAME=VALUE` for a rule option the variant offers, range-checked.

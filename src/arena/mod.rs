@@ -1,16 +1,20 @@
 //! The match runner (`tinh match`): engine processes, openings, the referee, adjudication,
-//! Elo/SPRT statistics and PGN; and `tinh genopenings`, which builds the opening suites.
+//! Elo/SPRT statistics and PGN; `tinh genopenings`, which builds the opening suites; and
+//! `tinh spsa`, which tunes numeric options by self-play.
 //!
 //! Layout: `args` (command line), `ranges` (its numbers), `engine` (one process),
 //! `referee` (one game), `tournament` (scheduling, workers, output), `stats`, `pgn`,
-//! `openings`.
+//! `openings`, `spsa`.
 
 pub mod args;
 pub mod engine;
+pub mod ladder;
 pub mod openings;
 pub mod pgn;
 pub mod ranges;
+pub mod rating;
 pub mod referee;
+pub mod spsa;
 pub mod stats;
 pub mod tournament;
 

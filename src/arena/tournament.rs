@@ -5,10 +5,11 @@
 
 use super::args::MatchConfig;
 use super::engine::Engine;
-use super::openings::{self, mix};
+use super::openings;
 use super::pgn;
 use super::referee::{self, GameJob, GameRecord};
 use super::stats::{self, SprtDecision, Tally};
+use crate::seed::mix;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -157,10 +158,10 @@ fn report(cfg: &MatchConfig, names: &[String], enc: &BTreeMap<(usize, usize), Ta
     s
 }
 
-/// Run the whole match; prints as it goes.
-pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
-    let names = engine_names(cfg)?;
-    let opening_list = match &cfg.openings {
+/// The match's start positions in playing order: its opening suite arranged as the flags
+/// say, or the variant's start position.
+pub(super) fn opening_list(cfg: &MatchConfig) -> Result<Vec<String>, String> {
+    Ok(match &cfg.openings {
         Some(spec) => openings::arrange(
             openings::load(cfg.variant, &spec.file)?,
             spec.order,
@@ -168,10 +169,34 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             cfg.seed,
         ),
         None => vec![cfg.variant.startpos().to_fen()],
-    };
+    })
+}
+
+/// Run the whole match; prints as it goes.
+pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
+    play(cfg, true, &mut |_| {})
+}
+
+/// Run the whole match without a word on stdout or stderr (the PGN is still written);
+/// `on_game` sees every game as it finishes, for callers that report in their own way
+/// (`tinh ladder`).
+pub fn run_quietly(
+    cfg: &MatchConfig,
+    on_game: &mut dyn FnMut(&GameRecord),
+) -> Result<MatchSummary, String> {
+    play(cfg, false, on_game)
+}
+
+fn play(
+    cfg: &MatchConfig,
+    verbose: bool,
+    on_game: &mut dyn FnMut(&GameRecord),
+) -> Result<MatchSummary, String> {
+    let names = engine_names(cfg)?;
+    let opening_list = opening_list(cfg)?;
     let jobs = schedule(cfg, &opening_list);
     let total = jobs.len();
-    let mut pgn_file = match &cfg.pgnout {
+    let pgn_file = match &cfg.pgnout {
         Some(p) => Some(
             std::fs::OpenOptions::new()
                 .create(true)
@@ -184,17 +209,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
     let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<_>>());
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<GameRecord>();
-    let mut summary = MatchSummary {
-        names: names.clone(),
-        ..Default::default()
-    };
-    let n = names.len();
-    for i in 0..n {
-        for j in i + 1..n {
-            summary.encounters.insert((i, j), Tally::default());
-        }
-    }
-    let out = std::io::stdout();
+    let mut results = Results::new(cfg, &names, total, pgn_file, verbose);
     std::thread::scope(|scope| -> Result<(), String> {
         for w in 0..cfg.concurrency.min(total.max(1)) {
             let tx = tx.clone();
@@ -202,146 +217,254 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             std::thread::Builder::new()
                 .name(format!("game-{w}"))
                 .spawn_scoped(scope, move || {
-                    let mut slots: Vec<Option<Engine>> =
-                        (0..cfg.engines.len()).map(|_| None).collect();
-                    loop {
-                        if stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let Some(job) = queue.lock().unwrap().pop_front() else {
-                            break;
-                        };
-                        eprintln!(
-                            "Started game {} of {total} ({} vs {})",
-                            job.number, names[job.players[0]], names[job.players[1]]
-                        );
-                        if let Some(rec) = referee::play_game(cfg, names, &job, &mut slots, stop)
-                            && tx.send(rec).is_err()
-                        {
-                            break;
-                        }
-                    }
-                    for e in slots.into_iter().flatten() {
-                        e.quit();
-                    }
+                    play_games(cfg, names, queue, stop, tx, total, verbose)
                 })
                 .map_err(|e| format!("cannot start worker: {e}"))?;
         }
         drop(tx);
-        let mut pending_pgn: BTreeMap<usize, String> = BTreeMap::new();
-        let mut next_pgn = 1usize;
-        let mut first_of_pair: HashMap<usize, f64> = HashMap::new();
         for rec in rx.iter() {
             if stop.load(Ordering::Relaxed) {
                 // Decided already: games that end afterwards are not counted.
                 continue;
             }
-            let job = &rec.job;
-            summary.games_played += 1;
-            let mut o = out.lock();
+            on_game(&rec);
+            results.add(&rec, &stop)?;
+        }
+        results.write_remaining_pgn()
+    })?;
+    if verbose {
+        let mut o = std::io::stdout().lock();
+        let _ = write!(o, "{}", report(cfg, &names, &results.summary.encounters));
+        let _ = writeln!(o, "Finished match");
+        let _ = o.flush();
+    }
+    Ok(results.summary)
+}
+
+/// One worker thread: takes games off the queue until it is empty or the match stops,
+/// with its own engine processes (started on first use, restarted when they die).
+fn play_games(
+    cfg: &MatchConfig,
+    names: &[String],
+    queue: &Mutex<VecDeque<GameJob>>,
+    stop: &AtomicBool,
+    tx: mpsc::Sender<GameRecord>,
+    total: usize,
+    verbose: bool,
+) {
+    let mut slots: Vec<Option<Engine>> = (0..cfg.engines.len()).map(|_| None).collect();
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let Some(job) = queue.lock().unwrap().pop_front() else {
+            break;
+        };
+        if verbose {
+            eprintln!(
+                "Started game {} of {total} ({} vs {})",
+                job.number, names[job.players[0]], names[job.players[1]]
+            );
+        }
+        if let Some(rec) = referee::play_game(cfg, names, &job, &mut slots, stop)
+            && tx.send(rec).is_err()
+        {
+            break;
+        }
+    }
+    for e in slots.into_iter().flatten() {
+        e.quit();
+    }
+}
+
+/// The finished games as they come in: tallies, pairs for the SPRT, the PGN in game order,
+/// and what a person watching reads (finished-game lines, progress, statistics) when
+/// `verbose`.
+struct Results<'a> {
+    verbose: bool,
+    cfg: &'a MatchConfig,
+    names: &'a [String],
+    total: usize,
+    summary: MatchSummary,
+    pgn_file: Option<std::fs::File>,
+    /// PGN texts of games finished before an earlier-numbered one, by game number.
+    pending_pgn: BTreeMap<usize, String>,
+    next_pgn: usize,
+    /// Points of the first game of each pair whose second game is still running.
+    first_of_pair: HashMap<usize, f64>,
+}
+
+impl<'a> Results<'a> {
+    fn new(
+        cfg: &'a MatchConfig,
+        names: &'a [String],
+        total: usize,
+        pgn_file: Option<std::fs::File>,
+        verbose: bool,
+    ) -> Self {
+        let mut summary = MatchSummary {
+            names: names.to_vec(),
+            ..Default::default()
+        };
+        let n = names.len();
+        for i in 0..n {
+            for j in i + 1..n {
+                summary.encounters.insert((i, j), Tally::default());
+            }
+        }
+        Results {
+            verbose,
+            cfg,
+            names,
+            total,
+            summary,
+            pgn_file,
+            pending_pgn: BTreeMap::new(),
+            next_pgn: 1,
+            first_of_pair: HashMap::new(),
+        }
+    }
+
+    /// Count one finished game and print what it changes; raise `stop` when the SPRT
+    /// decides.
+    fn add(&mut self, rec: &GameRecord, stop: &AtomicBool) -> Result<(), String> {
+        let (cfg, names) = (self.cfg, self.names);
+        let job = &rec.job;
+        self.summary.games_played += 1;
+        let mut o = std::io::stdout().lock();
+        if self.verbose {
             let _ = writeln!(
                 o,
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 job.number, rec.names[0], rec.names[1], rec.result, rec.reason
             );
-            // Points of the lower-indexed engine of the encounter.
-            let (i, j) = (
-                job.players[0].min(job.players[1]),
-                job.players[0].max(job.players[1]),
-            );
-            let pts = if job.players[0] == i {
-                rec.first_points
-            } else {
-                1.0 - rec.first_points
-            };
-            let tally = summary.encounters.get_mut(&(i, j)).expect("encounter");
-            tally.add_game(pts);
-            let pair_done = match first_of_pair.remove(&job.pair) {
-                Some(a) => {
-                    tally.add_pair(a, pts);
-                    true
-                }
-                None => {
-                    first_of_pair.insert(job.pair, pts);
-                    false
-                }
-            };
-            if pgn_file.is_some() {
-                pending_pgn.insert(
-                    job.number,
-                    pgn::write_game(
-                        &rec,
-                        cfg.variant,
-                        &cfg.event,
-                        &cfg.site,
-                        &time_control_tag(cfg, job),
-                    ),
-                );
-            }
-            if let Some(f) = pgn_file.as_mut() {
-                while let Some(text) = pending_pgn.remove(&next_pgn) {
-                    f.write_all(text.as_bytes())
-                        .map_err(|e| format!("cannot write PGN: {e}"))?;
-                    next_pgn += 1;
-                }
-            }
-            let mut decided = None;
-            // The SPRT is judged on complete pairs (pentanomial), as fastchess does.
-            if let Some(sp) = cfg.sprt.as_ref().filter(|_| pair_done) {
-                let (llr, _) = sp.llr(tally);
-                let d = sp.decide(llr);
-                if d != SprtDecision::Continue {
-                    decided = Some(d);
-                }
-            }
-            let done = summary.games_played;
-            if n == 2 {
-                let t = &summary.encounters[&(0, 1)];
-                eprintln!(
-                    "Progress: {done}/{total} games, {} {:.1} - {:.1} {} (W-L-D {}-{}-{})",
-                    names[0],
-                    t.points(),
-                    t.games() as f64 - t.points(),
-                    names[1],
-                    t.wins,
-                    t.losses,
-                    t.draws
-                );
-            } else {
-                eprintln!("Progress: {done}/{total} games");
-            }
-            if decided.is_none()
-                && cfg.ratinginterval > 0
-                && done.is_multiple_of(cfg.ratinginterval as usize)
-                && done < total
-            {
-                let _ = write!(o, "{}", report(cfg, &names, &summary.encounters));
-            }
-            let _ = o.flush();
-            if let Some(d) = decided {
-                summary.sprt = Some(d);
-                stop.store(true, Ordering::SeqCst);
-                let _ = writeln!(
-                    o,
-                    "SPRT: {} accepted after {done} games; stopping the match",
-                    if d == SprtDecision::H1 { "H1" } else { "H0" }
-                );
+        }
+        let pair_done = self.tally(rec);
+        self.write_pgn(rec)?;
+        let mut decided = None;
+        // The SPRT is judged on complete pairs (pentanomial), as fastchess does.
+        if let Some(sp) = cfg.sprt.as_ref().filter(|_| pair_done) {
+            let (i, j) = encounter(job);
+            let (llr, _) = sp.llr(&self.summary.encounters[&(i, j)]);
+            let d = sp.decide(llr);
+            if d != SprtDecision::Continue {
+                decided = Some(d);
             }
         }
-        // Games finished after an SPRT stop may leave holes: write what is left in order.
-        if let Some(f) = pgn_file.as_mut() {
-            for text in pending_pgn.values() {
+        let done = self.summary.games_played;
+        if self.verbose {
+            self.progress(done);
+        }
+        if self.verbose
+            && decided.is_none()
+            && cfg.ratinginterval > 0
+            && done.is_multiple_of(cfg.ratinginterval as usize)
+            && done < self.total
+        {
+            let _ = write!(o, "{}", report(cfg, names, &self.summary.encounters));
+        }
+        let _ = o.flush();
+        if let Some(d) = decided {
+            self.summary.sprt = Some(d);
+            stop.store(true, Ordering::SeqCst);
+            if !self.verbose {
+                return Ok(());
+            }
+            let _ = writeln!(
+                o,
+                "SPRT: {} accepted after {done} games; stopping the match",
+                if d == SprtDecision::H1 { "H1" } else { "H0" }
+            );
+        }
+        Ok(())
+    }
+
+    /// Add the game to its encounter's tally; whether it completes a pair.
+    fn tally(&mut self, rec: &GameRecord) -> bool {
+        let job = &rec.job;
+        // Points of the lower-indexed engine of the encounter.
+        let (i, j) = encounter(job);
+        let pts = if job.players[0] == i {
+            rec.first_points
+        } else {
+            1.0 - rec.first_points
+        };
+        let tally = self.summary.encounters.get_mut(&(i, j)).expect("encounter");
+        tally.add_game(pts);
+        match self.first_of_pair.remove(&job.pair) {
+            Some(a) => {
+                tally.add_pair(a, pts);
+                true
+            }
+            None => {
+                self.first_of_pair.insert(job.pair, pts);
+                false
+            }
+        }
+    }
+
+    /// Queue the game's PGN and write every game whose turn has come (game order).
+    fn write_pgn(&mut self, rec: &GameRecord) -> Result<(), String> {
+        let Some(f) = self.pgn_file.as_mut() else {
+            return Ok(());
+        };
+        let cfg = self.cfg;
+        self.pending_pgn.insert(
+            rec.job.number,
+            pgn::write_game(
+                rec,
+                cfg.variant,
+                &cfg.event,
+                &cfg.site,
+                &time_control_tag(cfg, &rec.job),
+            ),
+        );
+        while let Some(text) = self.pending_pgn.remove(&self.next_pgn) {
+            f.write_all(text.as_bytes())
+                .map_err(|e| format!("cannot write PGN: {e}"))?;
+            self.next_pgn += 1;
+        }
+        Ok(())
+    }
+
+    /// Games finished after an SPRT stop may leave holes: write what is left in order.
+    fn write_remaining_pgn(&mut self) -> Result<(), String> {
+        if let Some(f) = self.pgn_file.as_mut() {
+            for text in self.pending_pgn.values() {
                 f.write_all(text.as_bytes())
                     .map_err(|e| format!("cannot write PGN: {e}"))?;
             }
         }
         Ok(())
-    })?;
-    let mut o = out.lock();
-    let _ = write!(o, "{}", report(cfg, &names, &summary.encounters));
-    let _ = writeln!(o, "Finished match");
-    let _ = o.flush();
-    Ok(summary)
+    }
+
+    /// The progress line on stderr: the score so far in a two-engine match.
+    fn progress(&self, done: usize) {
+        let (names, total) = (self.names, self.total);
+        if names.len() == 2 {
+            let t = &self.summary.encounters[&(0, 1)];
+            eprintln!(
+                "Progress: {done}/{total} games, {} {:.1} - {:.1} {} (W-L-D {}-{}-{})",
+                names[0],
+                t.points(),
+                t.games() as f64 - t.points(),
+                names[1],
+                t.wins,
+                t.losses,
+                t.draws
+            );
+        } else {
+            eprintln!("Progress: {done}/{total} games");
+        }
+    }
+}
+
+/// The encounter a game belongs to: its two engines, lower index first.
+fn encounter(job: &GameJob) -> (usize, usize) {
+    (
+        job.players[0].min(job.players[1]),
+        job.players[0].max(job.players[1]),
+    )
 }
 
 #[cfg(test)]

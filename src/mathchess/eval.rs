@@ -5,7 +5,8 @@
 //! enemy pieces they hit. From those: material (a number's worth is not its face value),
 //! mobility, pairs, arithmetic threats on the enemy 0 and on one's own 0, pieces en prise,
 //! and captured points when the point target is on. All weights live in one `Weights`
-//! structure (compiled in as `WEIGHTS`); `Evaluation` is the search's evaluator.
+//! structure (compiled in as `WEIGHTS`, in `weights.rs`, which `tinh tune` writes);
+//! `Evaluation` is the search's evaluator.
 
 // Pieces are indexed by their number and squares by index: index loops read best.
 #![allow(clippy::needless_range_loop)]
@@ -50,20 +51,8 @@ pub struct Weights {
 }
 }
 
-pub const WEIGHTS: Weights = Weights {
-    material: [0, 80, 95, 100, 100, 100, 105, 110, 110, 115],
-    mobility: 2,
-    pair: 6,
-    capture: 8,
-    zero_take_on_move: 3000,
-    zero_threat: 120,
-    zero_exposed: 15,
-    zero_shield: 10,
-    hanging_on_move: 2,
-    hanging_off_move: 8,
-    points: 4,
-    target_progress: 8,
-};
+/// The compiled-in weights live in `weights.rs`, written by `tinh tune`.
+pub use super::weights::WEIGHTS;
 
 /// What one pass over a side's pieces finds.
 #[derive(Clone, Copy, Default)]
@@ -251,6 +240,10 @@ impl Evaluator<Board> for Evaluation {
             m[code_num(victim)]
         };
         v * 16 - m[code_num(b.mailbox[mv.from()])] / 16
+    }
+    /// The exchange by the material weights (`see.rs` says what an exchange is here).
+    fn see_ge(&self, b: &Board, mv: Move, threshold: Score) -> bool {
+        super::see::see_ge(b, mv, threshold, &self.weights.material)
     }
     /// Blue's value and Red's value of every term.
     fn terms(&mut self, b: &Board) -> Vec<EvalTerm> {

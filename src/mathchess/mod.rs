@@ -1,6 +1,7 @@
 //! Math Chess (Cờ Toán): the rules of docs/rules/mathchess.md on a 9x11 board held
 //! as u128 bitboards plus line words; move generation, bulk perft, FEN, Zobrist keys,
-//! the game's ends, and (in `eval`) the static evaluation, all behind `game::Game`.
+//! the game's ends, and (in `eval`) the static evaluation, all behind `game::Game`;
+//! `see` defines the static exchange evaluation of arithmetic captures.
 //!
 //! Notation decisions: moves are `<from><to>` (`c1c4`, `e10e11`; a capture names the
 //! target's square). FEN printing includes the full-move number exactly when the FEN the
@@ -14,6 +15,8 @@ pub mod eval;
 pub mod explain;
 pub mod geometry;
 pub mod movegen;
+pub mod see;
+pub mod weights;
 
 pub use board::{BLUE, Board, EMPTY, RED, START_FEN, code_num, code_side, piece_code};
 
@@ -190,10 +193,28 @@ impl Board {
     }
 }
 
+/// The strength options' calibration in Math Chess, measured by `tinh ladder` (README):
+/// a number is worth about 100 and a side has nine, so the small unit a mistake is counted
+/// in is a third of a number.
+pub const STRENGTH: crate::search::skill::StrengthScale = crate::search::skill::StrengthScale {
+    pawn: 30,
+    levels: [0.0, 10.0, 12.0, 14.0, 16.5],
+    ratings: &[
+        (-1.0, 0),
+        (0.0, 573),
+        (10.0, 826),
+        (12.0, 1105),
+        (14.0, 1289),
+        (16.5, 1537),
+    ],
+};
+
 impl Game for Board {
     type Move = Move;
     type Eval = eval::Evaluation;
     const HISTORY_SIZE: usize = 128 * 128;
+    /// Pieces 1..9 of either side (the 0 never moves) by square.
+    const PIECE_TO_SIZE: usize = 2 * 9 * NSQ;
 
     fn variant_name(&self) -> &'static str {
         "mathchess"
@@ -211,6 +232,9 @@ impl Game for Board {
         if name.eq_ignore_ascii_case(RULE_OPTIONS[0].name) {
             self.set_point_target(value.clamp(0, board::FULL_SIDE_POINTS as i64) as u32);
         }
+    }
+    fn strength_scale(&self) -> &'static crate::search::skill::StrengthScale {
+        &STRENGTH
     }
     fn bench_positions(&self) -> &'static [BenchPosition] {
         &BENCH
@@ -258,6 +282,11 @@ impl Game for Board {
     fn history_index(&self, mv: Move) -> usize {
         mv.from() * 128 + mv.to()
     }
+    #[inline]
+    fn piece_to_index(&self, mv: Move) -> usize {
+        let c = self.mailbox[mv.from()];
+        (code_side(c) * 9 + code_num(c).max(1) - 1) * NSQ + mv.to()
+    }
     fn chance(&self, _mv: Move, _out: &mut ChanceList) -> bool {
         false
     }
@@ -266,6 +295,24 @@ impl Game for Board {
     }
     fn unmake(&mut self) {
         self.unmake_move();
+    }
+    /// Each side's placement (where each of its numbers stands) and the material (which
+    /// numbers each side still has).
+    #[inline]
+    fn correction_keys(&self) -> [u64; CORRECTION_KEYS] {
+        let placement = |side: usize| {
+            let s = &self.sq[side];
+            let low = u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]]);
+            let high = u16::from_le_bytes([s[8], s[9]]) as u64;
+            mix64(low ^ mix64(high ^ ((side as u64 + 1) << 32)))
+        };
+        let mut present = 0u64;
+        for side in 0..2 {
+            for n in 0..10 {
+                present |= ((self.sq[side][n] != geometry::NONE) as u64) << (side * 10 + n);
+            }
+        }
+        [placement(BLUE), placement(RED), mix64(present)]
     }
     fn null_move_ok(&self) -> bool {
         !self.in_check()

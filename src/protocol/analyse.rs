@@ -124,7 +124,9 @@ fn settings(variant: Variant, args: &AnalyseArgs) -> Result<Settings, String> {
             .chain(value.split_whitespace())
             .collect();
         let opt = parse_setoption(&words).map_err(|e| format!("--option '{o}': {e}"))?;
-        settings.apply(&opt);
+        settings
+            .apply(&opt)
+            .map_err(|e| format!("--option '{o}': {e}"))?;
     }
     Ok(settings)
 }

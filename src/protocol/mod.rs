@@ -198,6 +198,7 @@ impl Engine {
             "isready" => self.out.send("readyok"),
             "ucinewgame" => {
                 self.idle_searcher("ucinewgame")?.clear();
+                self.settings.new_game();
             }
             "setoption" => self.cmd_setoption(args)?,
             "position" => self.cmd_position(args)?,
@@ -218,7 +219,10 @@ impl Engine {
                 let text = self.eval_table()?;
                 self.out.send(&text);
             }
-            "params" => self.out.send(&param_lines(&self.settings.params)),
+            "params" => {
+                let (params, _) = self.settings.variant.search_values(&self.settings.search);
+                self.out.send(&param_lines(&params));
+            }
             other => return Err(format!("unknown command '{other}'")),
         }
         Ok(Flow::Continue)
@@ -318,12 +322,15 @@ impl Engine {
                 format!("setoption: option 'Hash' value {mb}: {e}; the {old} MiB table is kept")
             })?;
         }
-        self.settings.apply(&opt);
+        self.settings.apply(&opt)?;
         match opt {
             SetOption::Variant(v) => {
                 self.pos = v.startpos();
                 self.pos.set_rule_options(&self.settings.rules);
                 self.out.send(&self.variant_line());
+                if let Some(line) = self.settings.recheck_eval_file() {
+                    self.out.send(&format!("info string {line}"));
+                }
             }
             SetOption::ClearHash => self.searcher.clear(),
             // A rule setting applies to the current position too, as if it had been set

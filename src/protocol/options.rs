@@ -5,17 +5,26 @@
 //! `params` command lists them for tuners.
 
 use crate::game::RuleOption;
-use crate::search::params::{self, SearchParams};
-use crate::search::{Features, Options};
+use crate::search::params::{self, SearchParams, SearchSettings};
+use crate::search::skill::{FULL_SKILL, LEVEL_NAMES, RANDOM_SKILL, StrengthRequest};
+use crate::search::{FEATURES, FeatureSpec, Options};
 use crate::variant::Variant;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug)]
 enum OptKind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
     Combo,
+    /// A UCI string option whose default is empty (`default <empty>`).
+    Text,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -73,27 +82,10 @@ const OPTIONS: &[OptSpec] = &[
             max: 5000,
         },
     },
-    // Search features, on by default; switched off only to measure what each is worth
-    // (Tinh against itself without it, see README).
+    // A weights text (`tinh tune --out`) over the game's compiled-in evaluation weights.
     OptSpec {
-        name: "Search_NullMove",
-        kind: OptKind::Check { default: true },
-    },
-    OptSpec {
-        name: "Search_LMR",
-        kind: OptKind::Check { default: true },
-    },
-    OptSpec {
-        name: "Search_Futility",
-        kind: OptKind::Check { default: true },
-    },
-    OptSpec {
-        name: "Search_ChancePruning",
-        kind: OptKind::Check { default: true },
-    },
-    OptSpec {
-        name: "Search_Aspiration",
-        kind: OptKind::Check { default: true },
+        name: "EvalFile",
+        kind: OptKind::Text,
     },
     OptSpec {
         name: "Search_ChanceNonPv",
@@ -116,7 +108,67 @@ fn rule_spec(o: RuleOption) -> OptSpec {
     }
 }
 
-/// Every listed option: the fixed ones, with the games' rule options after `Move Overhead`.
+/// The largest `Seed`: kept to 31 bits, which every GUI's spin control holds.
+pub const MAX_SEED: i64 = i32::MAX as i64;
+
+/// The `UCI_Elo` range: from the lowest calibrated rating of any game (the random mover's
+/// 0) to the highest (the strongest game's level 5); each game reads a value above its
+/// own range as its level 5.
+fn elo_range() -> (i64, i64) {
+    Variant::ALL
+        .iter()
+        .fold((i64::MAX, i64::MIN), |(lo, hi), v| {
+            let (a, b) = with_game!(v.startpos(), g => g.strength_scale().elo_range());
+            (lo.min(a), hi.max(b))
+        })
+}
+
+/// `UCI_Elo`'s default: the lowest game's level 1, so that a GUI that turns on
+/// `UCI_LimitStrength` without a value gets a beginner, not the random mover.
+fn elo_default() -> i64 {
+    Variant::ALL
+        .iter()
+        .map(|v| {
+            with_game!(v.startpos(), g => {
+                let scale = g.strength_scale();
+                scale.elo_for_skill(scale.levels[0]).round() as i64
+            })
+        })
+        .min()
+        .unwrap_or(0)
+}
+
+/// The options that set the playing strength (`search/skill.rs`) and its seed.
+fn strength_specs() -> [OptSpec; 5] {
+    let (elo_min, elo_max) = elo_range();
+    let spin = |name, default, min, max| OptSpec {
+        name,
+        kind: OptKind::Spin { default, min, max },
+    };
+    [
+        spin("Level", 0, 0, LEVEL_NAMES.len() as i64),
+        OptSpec {
+            name: "UCI_LimitStrength",
+            kind: OptKind::Check { default: false },
+        },
+        spin("UCI_Elo", elo_default(), elo_min, elo_max),
+        spin("Skill Level", FULL_SKILL, RANDOM_SKILL, FULL_SKILL),
+        spin("Seed", 0, 0, MAX_SEED),
+    ]
+}
+
+/// The check option of a search feature switch (its default: the generic one; a game may
+/// differ, see `option_lines`).
+fn feature_option(f: &FeatureSpec) -> OptSpec {
+    OptSpec {
+        name: f.name,
+        kind: OptKind::Check { default: f.default },
+    }
+}
+
+/// Every listed option: the fixed ones, with the games' rule options after `Move Overhead`
+/// and the search feature switches (switched off only to measure what each is worth,
+/// Tinh against itself without it; see README) last.
 fn listed() -> Vec<OptSpec> {
     let mut out = Vec::new();
     for o in OPTIONS {
@@ -129,8 +181,10 @@ fn listed() -> Vec<OptSpec> {
         out.push(o);
         if o.name == "Move Overhead" {
             out.extend(Variant::all_rule_options().into_iter().map(rule_spec));
+            out.extend(strength_specs());
         }
     }
+    out.extend(FEATURES.iter().map(feature_option));
     out
 }
 
@@ -168,10 +222,15 @@ pub fn spin_default(name: &str) -> i64 {
 }
 
 /// The `option name ...` lines of the `uci` answer; the variant's default is the one the
-/// loop was started with (`--variant`).
+/// loop was started with (`--variant`), and so are the feature switches' defaults (a game
+/// may turn a feature on or off for itself).
 pub fn option_lines(start_variant: Variant) -> String {
+    let (_, features) = start_variant.search_values(&SearchSettings::default());
     let mut s = String::new();
-    for o in listed() {
+    for mut o in listed() {
+        if let (OptKind::Check { default }, Some(on)) = (&mut o.kind, features.get(o.name)) {
+            *default = on;
+        }
         let line = match o.kind {
             OptKind::Spin { default, min, max } => {
                 format!(
@@ -183,6 +242,7 @@ pub fn option_lines(start_variant: Variant) -> String {
                 format!("option name {} type check default {default}", o.name)
             }
             OptKind::Button => format!("option name {} type button", o.name),
+            OptKind::Text => format!("option name {} type string default <empty>", o.name),
             OptKind::Combo => {
                 let vars: String = Variant::ALL
                     .iter()
@@ -231,6 +291,15 @@ pub enum SetOption {
     Feature(&'static str, bool),
     /// A search parameter: (its name, value).
     Param(&'static str, i64),
+    /// A weights file to load over the compiled-in weights; empty: the compiled-in ones.
+    EvalFile(String),
+    /// `Level` 1..=5, 0 none.
+    Level(u8),
+    LimitStrength(bool),
+    Elo(i64),
+    SkillLevel(i64),
+    /// `Seed`; 0: a new seed from the clock for every game.
+    Seed(u64),
 }
 
 /// Parse `setoption name <name words> [value <value words>]` (the arguments after
@@ -282,6 +351,10 @@ pub fn parse_setoption(args: &[&str]) -> Result<SetOption, String> {
                 "Threads" => SetOption::Threads(n as usize),
                 "MultiPV" => SetOption::MultiPv(n as usize),
                 "Move Overhead" => SetOption::MoveOverhead(n as u64),
+                "Level" => SetOption::Level(n as u8),
+                "UCI_Elo" => SetOption::Elo(n),
+                "Skill Level" => SetOption::SkillLevel(n),
+                "Seed" => SetOption::Seed(n as u64),
                 rule => SetOption::Rule(rule, n),
             })
         }
@@ -297,13 +370,19 @@ pub fn parse_setoption(args: &[&str]) -> Result<SetOption, String> {
                     ));
                 }
             };
-            Ok(if spec.name == "Ponder" {
-                SetOption::Ponder(b)
-            } else {
-                SetOption::Feature(spec.name, b)
+            Ok(match spec.name {
+                "Ponder" => SetOption::Ponder(b),
+                "UCI_LimitStrength" => SetOption::LimitStrength(b),
+                feature => SetOption::Feature(feature, b),
             })
         }
         OptKind::Button => Ok(SetOption::ClearHash),
+        OptKind::Text => {
+            // `<empty>` is how GUIs send back an empty string option's default.
+            let v = value.unwrap_or_default();
+            let v = if v == "<empty>" { String::new() } else { v };
+            Ok(SetOption::EvalFile(v))
+        }
         OptKind::Combo => {
             let v = need_value(spec.name)?;
             v.parse::<Variant>()
@@ -311,6 +390,11 @@ pub fn parse_setoption(args: &[&str]) -> Result<SetOption, String> {
                 .map_err(|e| format!("setoption: option '{}': {e}", spec.name))
         }
     }
+}
+
+/// Whether a weights text names only weights of `variant`'s evaluation, each once.
+fn weights_fit(variant: Variant, text: &str) -> Result<(), String> {
+    with_game!(&variant.startpos(), g => crate::eval::weights_for(g, Some(text)).map(|_| ()))
 }
 
 /// Engine settings as the options set them.
@@ -324,10 +408,18 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     /// Every rule option's value, by name (the games that offer one apply it).
     pub rules: Vec<(&'static str, i64)>,
-    pub features: Features,
-    pub params: SearchParams,
-    /// The loaded evaluation weights text, if any.
+    /// Search parameters and feature switches set by `setoption`.
+    pub search: SearchSettings,
+    /// The loaded evaluation weights text, if any, and the file it came from.
     pub eval_text: Option<Arc<String>>,
+    pub eval_file: String,
+    /// The strength options as set.
+    pub strength: StrengthRequest,
+    /// The `Seed` option (0: from the clock).
+    pub seed: u64,
+    /// The seed of the game being played: `seed`, or with `Seed` 0 one drawn from the
+    /// clock when the engine starts and at each new game.
+    pub game_seed: u64,
 }
 
 impl Settings {
@@ -343,14 +435,39 @@ impl Settings {
                 .iter()
                 .map(|o| (o.name, o.default))
                 .collect(),
-            features: Features::default(),
-            params: SearchParams::default(),
+            search: SearchSettings::default(),
             eval_text: None,
+            eval_file: String::new(),
+            strength: StrengthRequest {
+                elo: spin_default("UCI_Elo"),
+                ..Default::default()
+            },
+            seed: 0,
+            game_seed: crate::seed::from_clock(),
+        }
+    }
+
+    /// A new game begins (`ucinewgame`): with `Seed` 0 it gets a fresh seed from the clock,
+    /// so the weakened levels do not replay the last game's moves.
+    pub fn new_game(&mut self) {
+        if self.seed == 0 {
+            self.game_seed = crate::seed::from_clock();
+            log::debug!("Seed 0: this game's seed is {}", self.game_seed);
         }
     }
 
     /// Apply a validated option that changes only settings (not the table or position).
-    pub fn apply(&mut self, opt: &SetOption) {
+    /// Only `EvalFile` can fail (the file unreadable, or not weights of the current game):
+    /// the settings are then unchanged.
+    pub fn apply(&mut self, opt: &SetOption) -> Result<(), String> {
+        match opt {
+            SetOption::EvalFile(path) => return self.load_eval_file(path),
+            _ => self.apply_checked(opt),
+        }
+        Ok(())
+    }
+
+    fn apply_checked(&mut self, opt: &SetOption) {
         match *opt {
             SetOption::Variant(v) => self.variant = v,
             SetOption::Hash(mb) => self.hash_mb = mb,
@@ -364,24 +481,60 @@ impl Settings {
                     r.1 = v;
                 }
             }
+            // Both checked by `parse_setoption`.
             SetOption::Feature(name, on) => {
-                let f = &mut self.features;
-                match name {
-                    "Search_NullMove" => f.null_move = on,
-                    "Search_LMR" => f.lmr = on,
-                    "Search_Futility" => f.futility = on,
-                    "Search_ChancePruning" => f.chance_pruning = on,
-                    "Search_Aspiration" => f.aspiration = on,
-                    "Search_ChanceNonPv" => f.chance_nonpv = on,
-                    "Search_ChanceReduction" => f.chance_reduction = on,
-                    other => unreachable!("feature option {other}"),
-                }
+                let _ = self.search.set(name, on as i64);
             }
             SetOption::Param(name, v) => {
-                // Checked by `parse_setoption`.
-                let _ = self.params.set(name, v);
+                let _ = self.search.set(name, v);
+            }
+            SetOption::EvalFile(_) => unreachable!("applied by load_eval_file"),
+            SetOption::Level(n) => self.strength.level = n,
+            SetOption::LimitStrength(b) => self.strength.limit_strength = b,
+            SetOption::Elo(e) => self.strength.elo = e,
+            SetOption::SkillLevel(s) => self.strength.skill_level = s,
+            SetOption::Seed(seed) => {
+                self.seed = seed;
+                self.game_seed = seed;
+                self.new_game();
             }
         }
+    }
+
+    /// `EvalFile`: read a weights text and check it against the current game's weights;
+    /// an empty path goes back to the compiled-in weights.
+    fn load_eval_file(&mut self, path: &str) -> Result<(), String> {
+        if path.is_empty() {
+            self.eval_text = None;
+            self.eval_file.clear();
+            return Ok(());
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            format!("setoption: EvalFile: cannot read {path}: {e} (previous weights kept)")
+        })?;
+        weights_fit(self.variant, &text).map_err(|e| {
+            format!(
+                "setoption: EvalFile: {path} does not hold {} weights: {e} (previous weights kept)",
+                self.variant
+            )
+        })?;
+        self.eval_text = Some(Arc::new(text));
+        self.eval_file = path.to_string();
+        Ok(())
+    }
+
+    /// After a variant change: a loaded weights file that does not fit the new game is
+    /// dropped; the returned line says so.
+    pub fn recheck_eval_file(&mut self) -> Option<String> {
+        let text = self.eval_text.as_ref()?;
+        let e = weights_fit(self.variant, text).err()?;
+        let line = format!(
+            "EvalFile {} does not hold {} weights ({e}): compiled-in weights in use",
+            self.eval_file, self.variant
+        );
+        self.eval_text = None;
+        self.eval_file.clear();
+        Some(line)
     }
 
     /// What a search started now runs with.
@@ -390,9 +543,10 @@ impl Settings {
             threads: self.threads,
             multipv: self.multipv,
             move_overhead_ms: self.move_overhead_ms,
-            features: self.features,
             eval_text: self.eval_text.clone(),
-            params: self.params.clone(),
+            settings: self.search.clone(),
+            strength: self.strength,
+            seed: self.game_seed,
         }
     }
 }

@@ -2,8 +2,8 @@
 //! material, piece-square bonuses, mobility, king safety and pawn structure, plus the
 //! face-down term: a face-down piece is worth its pool's expected value (weights = pool
 //! counts) and some credit for its shell's mobility. All weights live in one `Weights`
-//! structure (compiled in as `WEIGHTS`), the piece values that order captures included;
-//! `Evaluation` is the search's evaluator.
+//! structure, the piece values that order captures included; chess and Reveal Chess each
+//! compile in their own set (`compiled_weights`). `Evaluation` is the search's evaluator.
 
 use super::bitboard::*;
 use super::position::*;
@@ -49,51 +49,15 @@ pub struct Weights {
 }
 }
 
-pub const WEIGHTS: Weights = Weights {
-    value: [
-        (82, 94),
-        (337, 281),
-        (365, 297),
-        (477, 512),
-        (1025, 936),
-        (0, 0),
-    ],
-    phase: [0, 1, 1, 2, 4, 0],
-    center: [(0, 0), (12, 8), (6, 5), (2, 2), (3, 6), (0, 12)],
-    pawn_rank: [
-        (0, 0),
-        (0, 0),
-        (2, 4),
-        (6, 10),
-        (12, 22),
-        (20, 40),
-        (35, 70),
-        (0, 0),
-    ],
-    king_rank_mg: -18,
-    mobility: [(0, 0), (4, 4), (5, 5), (2, 4), (1, 2), (0, 0)],
-    mobility_base: [0, 4, 6, 6, 12, 0],
-    shell_mobility: (3, 2),
-    king_attack_units: [1, 2, 2, 3, 5, 0],
-    king_attack_scale: 6,
-    king_attack_cap: 500,
-    pawn_shield: (12, 0),
-    doubled: (-10, -20),
-    isolated: (-12, -10),
-    passed: [
-        (0, 0),
-        (0, 5),
-        (2, 10),
-        (8, 20),
-        (20, 40),
-        (40, 75),
-        (70, 120),
-        (0, 0),
-    ],
-    bishop_pair: (25, 45),
-    tempo: 12,
-    order_value: [100, 320, 330, 500, 900, 2000],
-};
+/// The compiled-in weights of chess or of Reveal Chess (`chess_weights.rs`,
+/// `reveal_weights.rs`, written by `tinh tune`): one structure, two tuned sets.
+pub fn compiled_weights(chess: bool) -> &'static Weights {
+    if chess {
+        &super::chess_weights::WEIGHTS
+    } else {
+        &super::reveal_weights::WEIGHTS
+    }
+}
 
 pub const TERM_NAMES: [&str; 6] = [
     "material",
@@ -317,11 +281,6 @@ fn terms_with(p: &Pos, w: &Weights) -> Vec<EvalTerm> {
     out
 }
 
-/// Static evaluation with the compiled-in weights, side to move's view (tests, tools).
-pub fn evaluate(p: &Pos) -> Score {
-    evaluate_with(p, &WEIGHTS)
-}
-
 /// The search's evaluator: the weights, and the evaluation computed from scratch at
 /// every node (nothing incremental yet).
 #[derive(Clone, Debug)]
@@ -332,8 +291,8 @@ pub struct Evaluation {
 impl Evaluator<Board> for Evaluation {
     type Weights = Weights;
 
-    fn default_weights(_: &Board) -> Weights {
-        WEIGHTS
+    fn default_weights(b: &Board) -> Weights {
+        compiled_weights(b.is_standard_chess()).clone()
     }
     fn new(_: &Board, weights: Weights) -> Self {
         Evaluation { weights }
@@ -361,6 +320,10 @@ impl Evaluator<Board> for Evaluation {
         };
         v * 8 + promo - attacker
     }
+    /// The exchange by the ordering values (`order_value`).
+    fn see_ge(&self, b: &Board, mv: Move, threshold: Score) -> bool {
+        super::see::see_ge(b.pos(), mv, threshold, &self.weights.order_value)
+    }
     fn terms(&mut self, b: &Board) -> Vec<EvalTerm> {
         terms_with(b.pos(), &self.weights)
     }
@@ -372,14 +335,14 @@ mod tests {
     use super::*;
 
     fn ev(f: &str, chess: bool) -> Score {
-        evaluate(&fen::parse(f, chess).unwrap())
+        evaluate_with(&fen::parse(f, chess).unwrap(), compiled_weights(chess))
     }
 
     #[test]
     fn start_positions_are_balanced() {
         // Only the tempo bonus separates the sides at the start.
-        assert_eq!(ev(fen::START_CHESS, true), WEIGHTS.tempo);
-        assert_eq!(ev(fen::START_REVEAL, false), WEIGHTS.tempo);
+        assert_eq!(ev(fen::START_CHESS, true), compiled_weights(true).tempo);
+        assert_eq!(ev(fen::START_REVEAL, false), compiled_weights(false).tempo);
     }
 
     /// The colour-flipped FEN (ranks mirrored, colours swapped, side swapped).
@@ -453,11 +416,9 @@ mod tests {
             true,
         )
         .unwrap();
-        let sum: i32 = terms_with(&b, &WEIGHTS)
-            .iter()
-            .map(|t| t.first - t.second)
-            .sum();
+        let w = compiled_weights(true);
+        let sum: i32 = terms_with(&b, w).iter().map(|t| t.first - t.second).sum();
         // Tapering per term may round differently from tapering the sum.
-        assert!((-sum - evaluate(&b)).abs() <= N as i32 + 1);
+        assert!((-sum - evaluate_with(&b, w)).abs() <= N as i32 + 1);
     }
 }

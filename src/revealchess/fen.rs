@@ -71,6 +71,8 @@ fn parse_pools(f: &str) -> Result<[[u8; 5]; 2], String> {
     Ok(pool)
 }
 
+/// A position from a FEN (six fields in chess, seven in Reveal Chess: the pools last),
+/// checked field by field and then as a whole.
 pub fn parse(fen: &str, chess: bool) -> Result<Pos, String> {
     let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
     if fields.len() < 4 {
@@ -87,10 +89,30 @@ pub fn parse(fen: &str, chess: bool) -> Result<Pos, String> {
             if chess { "chess" } else { "revealchess" }
         ));
     }
+    let mut p = parse_placement(fields[0], chess)?;
+    check_kings_and_pawns(&p, chess)?;
+    p.side = match fields[1] {
+        "w" => 0,
+        "b" => 1,
+        s => return Err(format!("FEN side to move '{s}': expected w or b")),
+    };
+    p.castle = parse_castling(&p, fields[2])?;
+    p.ep = parse_en_passant(&p, fields[3])?;
+    parse_counters(&mut p, &fields, fen)?;
+    if let Some(f) = fields.get(6) {
+        p.pool = parse_pools(f)?;
+    }
+    check_pools_and_check(&p)?;
+    p.refresh_key();
+    Ok(p)
+}
+
+/// The board field: pieces, face-down `X`/`x` on starting squares (as their shells).
+fn parse_placement(board: &str, chess: bool) -> Result<Pos, String> {
     let mut p = Pos::empty();
-    let ranks: Vec<&str> = fields[0].split('/').collect();
+    let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 8 {
-        return Err(format!("FEN board '{}' needs 8 ranks", fields[0]));
+        return Err(format!("FEN board '{board}' needs 8 ranks"));
     }
     for (ri, rank) in ranks.iter().enumerate() {
         let r = 7 - ri;
@@ -116,21 +138,8 @@ pub fn parse(fen: &str, chess: bool) -> Result<Pos, String> {
                 BLACK
             };
             let t = if ch == 'X' || ch == 'x' {
-                if chess {
-                    return Err(format!(
-                        "face-down piece '{ch}' on {} in standard chess",
-                        sq_name(s)
-                    ));
-                }
-                let t = shell_of(c, s).ok_or_else(|| {
-                    format!(
-                        "face-down piece '{ch}' on {}, which is not a starting square of {}",
-                        sq_name(s),
-                        if c == WHITE { "White" } else { "Black" }
-                    )
-                })?;
                 p.fd |= bit(s);
-                t
+                face_down_shell(ch, c, s, chess)?
             } else {
                 PIECE_LETTERS
                     .iter()
@@ -146,6 +155,30 @@ pub fn parse(fen: &str, chess: bool) -> Result<Pos, String> {
             return Err(format!("FEN rank '{rank}' does not have 8 squares"));
         }
     }
+    Ok(p)
+}
+
+/// The shell type of a face-down piece `ch` of colour `c` on `s`: only in Reveal Chess,
+/// only on a starting square of that colour.
+fn face_down_shell(ch: char, c: usize, s: usize, chess: bool) -> Result<usize, String> {
+    if chess {
+        return Err(format!(
+            "face-down piece '{ch}' on {} in standard chess",
+            sq_name(s)
+        ));
+    }
+    shell_of(c, s).ok_or_else(|| {
+        format!(
+            "face-down piece '{ch}' on {}, which is not a starting square of {}",
+            sq_name(s),
+            if c == WHITE { "White" } else { "Black" }
+        )
+    })
+}
+
+/// One king each; no pawn on its last rank (it would have promoted), in chess none on
+/// the first either.
+fn check_kings_and_pawns(p: &Pos, chess: bool) -> Result<(), String> {
     for c in 0..2 {
         let n = (p.bb[KING] & p.col[c]).count_ones();
         if n != 1 {
@@ -155,66 +188,78 @@ pub fn parse(fen: &str, chess: bool) -> Result<Pos, String> {
             ));
         }
     }
-    // Pawns never stand on their last rank (they promote); in chess not on the first either.
     if p.pieces(WHITE, PAWN) & RANK_8 != 0 || p.pieces(BLACK, PAWN) & RANK_1 != 0 {
         return Err("a pawn stands on its last rank".into());
     }
     if chess && (p.bb[PAWN] & !p.fd) & (RANK_1 | RANK_8) != 0 {
         return Err("a pawn stands on the first or last rank".into());
     }
-    p.side = match fields[1] {
-        "w" => 0,
-        "b" => 1,
-        s => return Err(format!("FEN side to move '{s}': expected w or b")),
-    };
-    if fields[2] != "-" {
-        for ch in fields[2].chars() {
-            let (bitv, c, ksq, corner) = match ch {
-                'K' => (CASTLE_WK, WHITE, 4, 7),
-                'Q' => (CASTLE_WQ, WHITE, 4, 0),
-                'k' => (CASTLE_BK, BLACK, 60, 63),
-                'q' => (CASTLE_BQ, BLACK, 60, 56),
-                _ => return Err(format!("FEN castling '{}': bad letter '{ch}'", fields[2])),
-            };
-            if p.castle & bitv != 0 {
-                return Err(format!("FEN castling '{}': '{ch}' twice", fields[2]));
-            }
-            if p.sq[ksq] != code(c, KING) {
-                return Err(format!(
-                    "castling right '{ch}' but the king is not on {}",
-                    sq_name(ksq)
-                ));
-            }
-            if p.sq[corner] != code(c, ROOK) {
-                return Err(format!(
-                    "castling right '{ch}' but no rook (or face-down rook shell) on {}",
-                    sq_name(corner)
-                ));
-            }
-            p.castle |= bitv;
-        }
+    Ok(())
+}
+
+/// The castling field: each right needs its king and its rook (or rook shell) at home.
+fn parse_castling(p: &Pos, field: &str) -> Result<u8, String> {
+    let mut castle = 0;
+    if field == "-" {
+        return Ok(castle);
     }
-    if fields[3] != "-" {
-        let ep = parse_square(fields[3])
-            .ok_or_else(|| format!("FEN en passant '{}': not a square", fields[3]))?;
-        let (rank, pawn_sq, from_sq, mover) = if p.side == 0 {
-            (5, ep.wrapping_sub(8), ep + 8, BLACK)
-        } else {
-            (2, ep + 8, ep.wrapping_sub(8), WHITE)
+    for ch in field.chars() {
+        let (bitv, c, ksq, corner) = match ch {
+            'K' => (CASTLE_WK, WHITE, 4, 7),
+            'Q' => (CASTLE_WQ, WHITE, 4, 0),
+            'k' => (CASTLE_BK, BLACK, 60, 63),
+            'q' => (CASTLE_BQ, BLACK, 60, 56),
+            _ => return Err(format!("FEN castling '{field}': bad letter '{ch}'")),
         };
-        if ep / 8 != rank
-            || p.sq[pawn_sq] != code(mover, PAWN)
-            || p.fd & bit(pawn_sq) != 0
-            || p.sq[ep] != 0
-            || p.sq[from_sq] != 0
-        {
+        if castle & bitv != 0 {
+            return Err(format!("FEN castling '{field}': '{ch}' twice"));
+        }
+        if p.sq[ksq] != code(c, KING) {
             return Err(format!(
-                "FEN en passant '{}' does not follow a double pawn step",
-                fields[3]
+                "castling right '{ch}' but the king is not on {}",
+                sq_name(ksq)
             ));
         }
-        p.ep = ep as u8;
+        if p.sq[corner] != code(c, ROOK) {
+            return Err(format!(
+                "castling right '{ch}' but no rook (or face-down rook shell) on {}",
+                sq_name(corner)
+            ));
+        }
+        castle |= bitv;
     }
+    Ok(castle)
+}
+
+/// The en-passant field: a square just passed over by a revealed pawn's double step of
+/// the side not to move (`p.side` already set).
+fn parse_en_passant(p: &Pos, field: &str) -> Result<u8, String> {
+    if field == "-" {
+        return Ok(NO_SQ);
+    }
+    let ep =
+        parse_square(field).ok_or_else(|| format!("FEN en passant '{field}': not a square"))?;
+    let (rank, pawn_sq, from_sq, mover) = if p.side == 0 {
+        (5, ep.wrapping_sub(8), ep + 8, BLACK)
+    } else {
+        (2, ep + 8, ep.wrapping_sub(8), WHITE)
+    };
+    if ep / 8 != rank
+        || p.sq[pawn_sq] != code(mover, PAWN)
+        || p.fd & bit(pawn_sq) != 0
+        || p.sq[ep] != 0
+        || p.sq[from_sq] != 0
+    {
+        return Err(format!(
+            "FEN en passant '{field}' does not follow a double pawn step"
+        ));
+    }
+    Ok(ep as u8)
+}
+
+/// The half-move clock and the move number (both or neither); the repetition window
+/// starts as long as the half-move clock.
+fn parse_counters(p: &mut Pos, fields: &[&str], fen: &str) -> Result<(), String> {
     // The 75-move rule ends every game at a clock of 150, so no position has more.
     if let Some(s) = fields.get(4) {
         p.half = parse_counter(s, "FEN half-move clock", 0, MAX_HALFMOVE as u32)? as u16;
@@ -226,9 +271,12 @@ pub fn parse(fen: &str, chess: bool) -> Result<Pos, String> {
         return Err(format!("FEN '{fen}': half-move clock without move number"));
     }
     p.rep = p.half;
-    if let Some(f) = fields.get(6) {
-        p.pool = parse_pools(f)?;
-    }
+    Ok(())
+}
+
+/// The position as a whole: each pool holds at least its side's face-down pieces, and the
+/// side not to move is not in check.
+fn check_pools_and_check(p: &Pos) -> Result<(), String> {
     for c in 0..2 {
         let fdn = (p.fd & p.col[c]).count_ones();
         let total: u32 = p.pool[c].iter().map(|&n| n as u32).sum();
@@ -240,12 +288,10 @@ pub fn parse(fen: &str, chess: bool) -> Result<Pos, String> {
         }
     }
     let them = 1 - p.side as usize;
-    let k = p.king_sq(them);
-    if p.attacked(k, p.side as usize, p.occ()) {
+    if p.attacked(p.king_sq(them), p.side as usize, p.occ()) {
         return Err("the side not to move is in check".into());
     }
-    p.refresh_key();
-    Ok(p)
+    Ok(())
 }
 
 pub fn format(p: &Pos, chess: bool) -> String {

@@ -1,12 +1,13 @@
 //! The Reveal Chess / chess position as a plain copyable value: bitboards (a face-down
 //! piece is stored as its shell type plus a bit in `fd`), mailbox, pools, castling,
-//! en passant, clocks and the Zobrist key; FEN in and out; make (copy-make: the caller
-//! keeps the previous value); legal move generation with pin and check masks into a
-//! `Sink` (a move list, or a counter for bulk-counting perft); the fast perft.
+//! en passant, clocks and the Zobrist key; attacks and checks; make (copy-make: the caller
+//! keeps the previous value); the draws decided by the position itself. Legal move
+//! generation and the fast perft are in `movegen`, the key tables in `zobrist`.
 
-use super::Move;
 use super::bitboard::*;
-use crate::game::{MAX_FULLMOVE, MoveList};
+use super::movegen::{mv_from, mv_promo, mv_to};
+use super::zobrist::ZOBRIST;
+use crate::game::MAX_FULLMOVE;
 
 /// The half-move clock at which the 75-move rule ends the game (150 plies): the largest
 /// a FEN may give.
@@ -72,96 +73,6 @@ pub fn shell_of(c: usize, sq: usize) -> Option<usize> {
     }
 }
 
-// ----- Zobrist ---------------------------------------------------------------------------
-
-pub struct Zobrist {
-    pub piece: [[[u64; 64]; 6]; 2],
-    pub fd: [u64; 64],
-    /// `pool[c][i][n]`: type i of colour c's pool holds n; n = 0 hashes as 0 so standard
-    /// chess keys carry no pool terms.
-    pub pool: [[[u64; 9]; 5]; 2],
-    pub castle: [u64; 16],
-    pub ep: [u64; 8],
-    pub side: u64,
-}
-
-/// splitmix64 with a fixed seed: deterministic keys across runs and builds.
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-const fn build_zobrist() -> Zobrist {
-    let mut s = 0x005E_ED0F_7E11_u64;
-    let mut z = Zobrist {
-        piece: [[[0; 64]; 6]; 2],
-        fd: [0; 64],
-        pool: [[[0; 9]; 5]; 2],
-        castle: [0; 16],
-        ep: [0; 8],
-        side: 0,
-    };
-    let mut c = 0;
-    while c < 2 {
-        let mut t = 0;
-        while t < 6 {
-            let mut q = 0;
-            while q < 64 {
-                z.piece[c][t][q] = splitmix(&mut s);
-                q += 1;
-            }
-            t += 1;
-        }
-        let mut i = 0;
-        while i < 5 {
-            let mut n = 1;
-            while n < 9 {
-                z.pool[c][i][n] = splitmix(&mut s);
-                n += 1;
-            }
-            i += 1;
-        }
-        c += 1;
-    }
-    let mut q = 0;
-    while q < 64 {
-        z.fd[q] = splitmix(&mut s);
-        q += 1;
-    }
-    // Castling keys per right, combined by XOR so any subset has a key.
-    let rights = [
-        splitmix(&mut s),
-        splitmix(&mut s),
-        splitmix(&mut s),
-        splitmix(&mut s),
-    ];
-    let mut m = 0;
-    while m < 16 {
-        let mut k = 0;
-        let mut b = 0;
-        while b < 4 {
-            if m & (1 << b) != 0 {
-                k ^= rights[b];
-            }
-            b += 1;
-        }
-        z.castle[m] = k;
-        m += 1;
-    }
-    let mut f = 0;
-    while f < 8 {
-        z.ep[f] = splitmix(&mut s);
-        f += 1;
-    }
-    z.side = splitmix(&mut s);
-    z
-}
-
-pub static ZOBRIST: Zobrist = build_zobrist();
-
 /// Rights kept when a move touches a square (king and corner squares clear rights).
 const fn castle_masks() -> [u8; 64] {
     let mut m = [15u8; 64];
@@ -174,136 +85,6 @@ const fn castle_masks() -> [u8; 64] {
     m
 }
 static CASTLE_MASK: [u8; 64] = castle_masks();
-
-// ----- moves -----------------------------------------------------------------------------
-
-/// A move as encoded in `super::Move`: from (6 bits), to (6 bits), promotion / backup
-/// piece type in bits 12..15 (KNIGHT..QUEEN, 0 = none).
-#[inline(always)]
-pub const fn mv(from: usize, to: usize, promo: usize) -> u16 {
-    (from | (to << 6) | (promo << 12)) as u16
-}
-#[inline(always)]
-pub const fn mv_from(m: u16) -> usize {
-    (m & 63) as usize
-}
-#[inline(always)]
-pub const fn mv_to(m: u16) -> usize {
-    ((m >> 6) & 63) as usize
-}
-#[inline(always)]
-pub const fn mv_promo(m: u16) -> usize {
-    (m >> 12) as usize
-}
-
-/// Receives legal moves from the generator, in bulk where it can.
-pub trait Sink {
-    /// Moves of one non-pawn piece (or a king step) to `targets`; `fd` when the piece is
-    /// face-down (each move reveals; a move onto the last rank carries backup letters when
-    /// the pool holds a pawn).
-    fn piece(&mut self, pos: &Pos, from: usize, targets: Bb, fd: bool);
-    /// Pawn moves (no promotion) to each target, coming from `target - delta`.
-    fn pawns(&mut self, targets: Bb, delta: i32, fd: bool);
-    /// Promotions of revealed pawns to each target (four moves each).
-    fn promos(&mut self, targets: Bb, delta: i32);
-    /// A single special move (castling or en passant).
-    fn single(&mut self, m: u16, reveal: bool);
-}
-
-/// Bulk counter for perft leaves: reveals count once per non-zero pool type.
-pub struct Counter {
-    pub n: u64,
-    pub types: u64,
-    pub last: Bb,
-    pub backups: u64,
-}
-
-impl Counter {
-    #[inline(always)]
-    pub fn new(pos: &Pos) -> Self {
-        let us = pos.side as usize;
-        let p = &pos.pool[us];
-        let types = p.iter().filter(|&&c| c > 0).count() as u64;
-        Counter {
-            n: 0,
-            types,
-            last: if us == WHITE { RANK_8 } else { RANK_1 },
-            backups: if p[4] > 0 { 4 } else { 1 },
-        }
-    }
-}
-
-impl Sink for Counter {
-    #[inline(always)]
-    fn piece(&mut self, _pos: &Pos, _from: usize, t: Bb, fd: bool) {
-        if fd {
-            self.n += ((t & !self.last).count_ones() as u64
-                + (t & self.last).count_ones() as u64 * self.backups)
-                * self.types;
-        } else {
-            self.n += t.count_ones() as u64;
-        }
-    }
-    #[inline(always)]
-    fn pawns(&mut self, t: Bb, _d: i32, fd: bool) {
-        self.n += t.count_ones() as u64 * if fd { self.types } else { 1 };
-    }
-    #[inline(always)]
-    fn promos(&mut self, t: Bb, _d: i32) {
-        self.n += 4 * t.count_ones() as u64;
-    }
-    #[inline(always)]
-    fn single(&mut self, _m: u16, reveal: bool) {
-        self.n += if reveal { self.types } else { 1 };
-    }
-}
-
-/// Collects moves into a move list.
-pub struct Collect<'a>(pub &'a mut MoveList<Move>);
-
-impl Collect<'_> {
-    #[inline(always)]
-    fn push(&mut self, m: u16) {
-        self.0.push(Move(m));
-    }
-}
-
-impl Sink for Collect<'_> {
-    #[inline(always)]
-    fn piece(&mut self, pos: &Pos, from: usize, t: Bb, fd: bool) {
-        let us = pos.side as usize;
-        let last = if us == WHITE { RANK_8 } else { RANK_1 };
-        let backup = fd && pos.pool[us][4] > 0;
-        for to in Bits(t) {
-            if backup && last & bit(to) != 0 {
-                for p in [QUEEN, ROOK, BISHOP, KNIGHT] {
-                    self.push(mv(from, to, p));
-                }
-            } else {
-                self.push(mv(from, to, 0));
-            }
-        }
-    }
-    #[inline(always)]
-    fn pawns(&mut self, t: Bb, d: i32, _fd: bool) {
-        for to in Bits(t) {
-            self.push(mv((to as i32 - d) as usize, to, 0));
-        }
-    }
-    #[inline(always)]
-    fn promos(&mut self, t: Bb, d: i32) {
-        for to in Bits(t) {
-            let from = (to as i32 - d) as usize;
-            for p in [QUEEN, ROOK, BISHOP, KNIGHT] {
-                self.push(mv(from, to, p));
-            }
-        }
-    }
-    #[inline(always)]
-    fn single(&mut self, m: u16, _reveal: bool) {
-        self.push(m);
-    }
-}
 
 // ----- the position ----------------------------------------------------------------------
 
@@ -426,7 +207,7 @@ impl Pos {
     /// Full legality test of an en-passant capture (the only move that removes a piece
     /// from a square other than its destination, so pins are checked on the real board).
     #[inline]
-    fn ep_legal(&self, from: usize, ep: usize) -> bool {
+    pub(super) fn ep_legal(&self, from: usize, ep: usize) -> bool {
         let us = self.side as usize;
         let them = us ^ 1;
         let cap = if us == WHITE { ep - 8 } else { ep + 8 };
@@ -648,202 +429,10 @@ impl Pos {
         self.key ^= z.side;
     }
 
-    // ----- move generation ---------------------------------------------------------------
-
-    /// All legal moves into the sink.
-    #[inline(always)]
-    pub fn generate<S: Sink>(&self, s: &mut S) {
-        self.generate_impl::<S, false>(s)
-    }
-
-    /// Legal captures and promotions of revealed pawns (quiescence moves).
-    pub fn generate_noisy<S: Sink>(&self, s: &mut S) {
-        self.generate_impl::<S, true>(s)
-    }
-
-    #[inline(always)]
-    fn generate_impl<S: Sink, const NOISY: bool>(&self, s: &mut S) {
-        let t = tables();
-        let us = self.side as usize;
-        let them = us ^ 1;
-        let own = self.col[us];
-        let enemy = self.col[them];
-        let occ = own | enemy;
-        let ksq = self.king_sq(us);
-        let checkers = self.attackers_to(ksq, occ) & enemy;
-
-        // King steps: tested with the king lifted off the board (sliders see through it).
-        let occ_nk = occ ^ bit(ksq);
-        let mut kt = t.king[ksq] & if NOISY { enemy } else { !own };
-        let mut safe = 0;
-        while kt != 0 {
-            let to = lsb(kt);
-            kt &= kt - 1;
-            if !self.attacked(to, them, occ_nk) {
-                safe |= bit(to);
-            }
-        }
-        s.piece(self, ksq, safe, false);
-        if more_than_one(checkers) {
-            return;
-        }
-
-        let target = if checkers != 0 {
-            let c = lsb(checkers);
-            t.between[ksq][c] | checkers
-        } else {
-            !own
-        };
-        // Pieces only capture in NOISY mode; pawns still push onto the last rank.
-        let push_target = target;
-        let target = if NOISY { target & enemy } else { target };
-
-        // Pins: enemy sliders on a line with the king and exactly one own piece between.
-        let mut pinned = 0;
-        let snipers = ((t.rook(ksq, 0) & (self.bb[ROOK] | self.bb[QUEEN]))
-            | (t.bishop(ksq, 0) & (self.bb[BISHOP] | self.bb[QUEEN])))
-            & enemy;
-        for sn in Bits(snipers) {
-            let b = t.between[ksq][sn] & occ;
-            if b != 0 && !more_than_one(b) && b & own != 0 {
-                pinned |= b;
-            }
-        }
-
-        for from in Bits(self.bb[KNIGHT] & own & !pinned) {
-            s.piece(
-                self,
-                from,
-                t.knight[from] & target,
-                self.fd & bit(from) != 0,
-            );
-        }
-        let diag = (self.bb[BISHOP] | self.bb[QUEEN]) & own;
-        let orth = (self.bb[ROOK] | self.bb[QUEEN]) & own;
-        for from in Bits(diag) {
-            let mut a = t.bishop(from, occ) & target;
-            if pinned & bit(from) != 0 {
-                a &= t.line[ksq][from];
-            }
-            if self.bb[QUEEN] & bit(from) != 0 {
-                a |= {
-                    let mut r = t.rook(from, occ) & target;
-                    if pinned & bit(from) != 0 {
-                        r &= t.line[ksq][from];
-                    }
-                    r
-                };
-            }
-            s.piece(self, from, a, self.fd & bit(from) != 0);
-        }
-        for from in Bits(orth & !self.bb[QUEEN]) {
-            let mut a = t.rook(from, occ) & target;
-            if pinned & bit(from) != 0 {
-                a &= t.line[ksq][from];
-            }
-            s.piece(self, from, a, self.fd & bit(from) != 0);
-        }
-
-        // Pawns: unpinned ones in bulk by shifts, pinned ones one by one.
-        let pawns = self.bb[PAWN] & own;
-        let empty = !occ;
-        let (up, last, third): (i32, Bb, Bb) = if us == WHITE {
-            (8, RANK_8, RANK_3)
-        } else {
-            (-8, RANK_1, RANK_6)
-        };
-        let shift = |b: Bb, d: i32| if d > 0 { b << d } else { b >> -d };
-        for fdp in [false, true] {
-            let set = pawns & if fdp { self.fd } else { !self.fd } & !pinned;
-            if set == 0 {
-                continue;
-            }
-            let single = shift(set, up) & empty;
-            let double = shift(single & third, up) & empty & push_target;
-            let single = single & push_target;
-            if !NOISY {
-                s.pawns(single & !last, up, fdp);
-                s.pawns(double, 2 * up, fdp);
-            }
-            s.promos(single & last, up);
-            // Captures towards the a-file and the h-file.
-            let (dl, dr) = (up - 1, up + 1);
-            let capl = shift(set & !FILE_A, dl) & enemy & target;
-            let capr = shift(set & !FILE_H, dr) & enemy & target;
-            s.pawns(capl & !last, dl, fdp);
-            s.promos(capl & last, dl);
-            s.pawns(capr & !last, dr, fdp);
-            s.promos(capr & last, dr);
-        }
-        for from in Bits(pawns & pinned) {
-            let fdp = self.fd & bit(from) != 0;
-            let line = t.line[ksq][from];
-            let fb = bit(from);
-            let mut single = shift(fb, up) & empty;
-            let double = shift(single & third, up) & empty & push_target & line;
-            single &= push_target & line;
-            let caps = t.pawn[us][from] & enemy & target & line;
-            for (b, d) in [(single, up), (double, 2 * up)] {
-                if !NOISY {
-                    s.pawns(b & !last, d, fdp);
-                }
-                s.promos(b & last, d);
-            }
-            for to in Bits(caps) {
-                let d = to as i32 - from as i32;
-                s.pawns(bit(to) & !last, d, fdp);
-                s.promos(bit(to) & last, d);
-            }
-        }
-
-        if self.ep != NO_SQ {
-            let ep = self.ep as usize;
-            for from in Bits(t.pawn[them][ep] & pawns & !self.fd) {
-                if self.ep_legal(from, ep) {
-                    s.single(mv(from, ep, 0), false);
-                }
-            }
-        }
-
-        if !NOISY && checkers == 0 && self.castle != 0 {
-            let rights = if us == WHITE {
-                self.castle & 3
-            } else {
-                (self.castle >> 2) & 3
-            };
-            let base = if us == WHITE { 0 } else { 56 };
-            // Kingside: f and g empty and not attacked.
-            if rights & 1 != 0
-                && occ & (bit(base + 5) | bit(base + 6)) == 0
-                && !self.attacked(base + 5, them, occ)
-                && !self.attacked(base + 6, them, occ)
-            {
-                s.single(mv(base + 4, base + 6, 0), self.fd & bit(base + 7) != 0);
-            }
-            if rights & 2 != 0
-                && occ & (bit(base + 1) | bit(base + 2) | bit(base + 3)) == 0
-                && !self.attacked(base + 3, them, occ)
-                && !self.attacked(base + 2, them, occ)
-            {
-                s.single(mv(base + 4, base + 2, 0), self.fd & bit(base) != 0);
-            }
-        }
-    }
-
     /// Rule-decided end before move generation: the 75-move rule (unless the side to move
     /// is checkmated: mate on the last move comes first) or insufficient material.
     pub fn immediate_draw(&self) -> bool {
         (self.half >= MAX_HALFMOVE && !self.is_checkmate()) || self.insufficient_material()
-    }
-
-    pub fn has_legal_move(&self) -> bool {
-        let mut c = Counter::new(self);
-        self.generate(&mut c);
-        c.n > 0
-    }
-
-    pub fn is_checkmate(&self) -> bool {
-        self.in_check() && !self.has_legal_move()
     }
 
     /// Dead position by material, considered only once nothing is face-down: bare kings,
@@ -874,45 +463,13 @@ impl Pos {
             _ => true,
         }
     }
-
-    /// Fast perft (bulk counting at the last ply, copy-make, no hashing). It counts the
-    /// legal-move tree: the 75-move rule and dead positions do not end it.
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        if depth == 1 {
-            let mut c = Counter::new(self);
-            self.generate(&mut c);
-            return c.n;
-        }
-        let mut list = MoveList::new();
-        self.generate(&mut Collect(&mut list));
-        let us = self.side as usize;
-        let mut nodes = 0;
-        for &Move(m) in list.iter() {
-            if self.fd != 0 && self.is_reveal(m) {
-                for i in 0..5 {
-                    if self.pool[us][i] > 0 {
-                        let mut p = *self;
-                        p.make::<false>(m, i as u8 + 1);
-                        nodes += p.perft(depth - 1);
-                    }
-                }
-            } else {
-                let mut p = *self;
-                p.make::<false>(m, 0);
-                nodes += p.perft(depth - 1);
-            }
-        }
-        nodes
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::fen;
     use super::*;
+    use crate::revealchess::movegen::mv;
 
     #[test]
     fn shells_follow_the_starting_squares() {
@@ -941,29 +498,6 @@ mod tests {
         all.sort();
         all.dedup();
         assert_eq!(all.len(), n);
-    }
-
-    #[test]
-    fn counter_counts_what_the_list_holds() {
-        // Bulk counting = listed moves expanded by their reveal branches.
-        for f in [
-            fen::START_REVEAL,
-            "4k3/8/8/8/8/8/8/X3K2X w KQ - 0 1 R1P1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 -",
-            "x3k2x/1P6/8/8/8/8/8/4K3 b kq - 0 1 r1b1",
-        ] {
-            let p = fen::parse(f, false).unwrap();
-            let mut c = Counter::new(&p);
-            p.generate(&mut c);
-            let mut l = MoveList::new();
-            p.generate(&mut Collect(&mut l));
-            let types = p.pool[p.side as usize].iter().filter(|&&n| n > 0).count() as u64;
-            let want: u64 = l
-                .iter()
-                .map(|m| if p.is_reveal(m.0) { types } else { 1 })
-                .sum();
-            assert_eq!(c.n, want, "{f}");
-        }
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use super::Bound;
 use super::ordering::{MAX_PLY, Picker};
-use super::tt::{TtBound, score_to_tt};
+use super::tt::{TtBound, TtHit, score_from_tt, score_to_tt};
 use super::worker::Worker;
 use crate::eval::Evaluator;
 use crate::game::*;
@@ -50,6 +50,30 @@ impl<M> Step<M> {
     pub fn has_chance(&self) -> bool {
         !self.chances.is_empty()
     }
+}
+
+/// What the move loop of a node needs to know of it.
+struct Node<M> {
+    depth: i32,
+    ply: usize,
+    cut_node: bool,
+    in_check: bool,
+    /// The evaluation as the table stores it, and as the search uses it (corrected).
+    raw_eval: Score,
+    static_eval: Score,
+    improving: bool,
+    hit: Option<TtHit>,
+    tt_move: M,
+    /// The move a singular search leaves out (null: none).
+    excluded: M,
+}
+
+/// What a singular search says of the table move.
+enum Singular {
+    /// Search it this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// The node fails high without it: return this.
+    Cut(Score),
 }
 
 /// Where a move stands in its node's move loop, for the PVS step.
@@ -199,6 +223,7 @@ impl<'a, G: Game> Worker<'a, G> {
         ply: usize,
         cut_node: bool,
     ) -> Score {
+        self.note_move(Some(step.mv), ply);
         if step.has_chance() {
             self.chance_value::<NT>(step, depth, alpha, beta, ply)
         } else {
@@ -211,7 +236,8 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Negamax alpha-beta with principal-variation search. Scores are from the side to
-    /// move's view; `ply` counts from the root.
+    /// move's view; `ply` counts from the root. The node's checks, table probe, static
+    /// evaluation and pruning before any move are here; the move loop is `search_moves`.
     pub fn search<NT: NodeType>(
         &mut self,
         depth: i32,
@@ -247,12 +273,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return alpha;
         }
         let in_check = self.pos.in_check();
-        let depth =
-            if in_check && (ply as i32) < self.params.check_extension_factor * self.root_depth {
-                depth.max(0) + 1
-            } else {
-                depth
-            };
+        let depth = self.extended(depth, in_check, ply);
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, 0);
         }
@@ -270,44 +291,81 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
+        // A singular search leaves one move out: it is not this node's full value, so it
+        // neither takes nor leaves a table entry, nor prunes before the moves.
+        let excluded = self.excluded[ply];
+        let singular_search = !excluded.is_null();
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key);
         let tt_move = hit.map_or(G::Move::default(), |h| G::Move::from_u16(h.mv));
         if let Some(h) = hit
             && !NT::PV
+            && !singular_search
             && h.depth >= depth
             && let Some(s) = h.cutoff(alpha, beta, ply)
         {
             return s;
         }
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             hit.map_or_else(|| self.eval.evaluate(&self.pos), |h| h.eval)
+        };
+        let static_eval = if in_check {
+            raw_eval
+        } else {
+            self.corrected(raw_eval)
         };
         self.eval_stack[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
 
         if !NT::PV
             && !in_check
+            && !singular_search
             && let Some(s) =
                 self.prune_before_moves(depth, beta, ply, cut_node, static_eval, improving)
         {
             return s;
         }
         self.null_stack[ply + 1] = false;
+        let node = Node {
+            depth,
+            ply,
+            cut_node,
+            in_check,
+            raw_eval,
+            static_eval,
+            improving,
+            hit,
+            tt_move,
+            excluded,
+        };
+        self.search_moves::<NT>(&node, alpha, beta)
+    }
 
+    /// The move loop of a node: moves in order, pruned, extended or reduced, each
+    /// searched by PVS; then the table entry and the history and correction updates.
+    fn search_moves<NT: NodeType>(
+        &mut self,
+        node: &Node<G::Move>,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
+        let (depth, ply, in_check) = (node.depth, node.ply, node.in_check);
+        let singular_search = !node.excluded.is_null();
         let mut picker = Picker::empty();
         self.pos.generate_moves(&mut picker.moves);
         if picker.moves.is_empty() {
             return outcome_score(self.pos.no_moves_result(), ply);
         }
+        let see = self.features.see;
         picker.score_all(
             &self.pos,
             &self.eval,
-            tt_move,
+            node.tt_move,
             self.killers[ply],
-            &self.history,
+            see,
+            |m| self.quiet_score(m, ply),
         );
         let orig_alpha = alpha;
         let mut best = -INFINITY;
@@ -315,16 +373,36 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut searched = 0usize;
         let mut quiets: MoveList<G::Move> = MoveList::new();
         while let Some(mv) = picker.pick() {
+            if mv == node.excluded {
+                continue;
+            }
             let noisy = self.pos.is_noisy(mv);
             // Not while a mate is the bar to beat: a shorter mate may hide in the tail.
             if searched > 0
                 && !in_check
                 && best > -MATE_BOUND
                 && alpha.abs() < MATE_BOUND
-                && !noisy
-                && self.prune_quiet::<NT>(depth, alpha, static_eval, improving, quiets.len())
+                && ((!noisy
+                    && self.prune_quiet::<NT>(
+                        depth,
+                        alpha,
+                        node.static_eval,
+                        node.improving,
+                        quiets.len(),
+                    ))
+                    || self.prune_by_exchange(depth, mv, noisy))
             {
                 continue;
+            }
+            let mut extension = 0;
+            if mv == node.tt_move {
+                match self.singular(node, beta) {
+                    Singular::Extend(e) => extension = e,
+                    Singular::Cut(s) => return s,
+                }
+                if self.stopped {
+                    return 0;
+                }
             }
             let step = self.step(mv);
             let turn = if searched == 0 {
@@ -332,11 +410,18 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 let reduce = !noisy && !in_check;
                 Turn::Later {
-                    reduction: self.reduction::<NT>(depth, searched, mv, cut_node, reduce),
-                    cut_node,
+                    reduction: self.reduction::<NT>(
+                        depth,
+                        searched,
+                        mv,
+                        ply,
+                        node.cut_node,
+                        reduce,
+                    ),
+                    cut_node: node.cut_node,
                 }
             };
-            let score = self.pvs_value::<NT>(&step, depth, alpha, beta, ply, turn);
+            let score = self.pvs_value::<NT>(&step, depth + extension, alpha, beta, ply, turn);
             if self.stopped {
                 return 0;
             }
@@ -362,25 +447,77 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         if searched == 0 {
-            // Every move was pruned: fall back to the static eval as an upper bound.
-            return static_eval.min(alpha);
+            // Every move was pruned (or left out): the static eval as an upper bound.
+            return if singular_search {
+                alpha
+            } else {
+                node.static_eval.min(alpha)
+            };
         }
-        let bound = if best >= beta {
-            TtBound::Lower
-        } else if best > orig_alpha {
-            TtBound::Exact
-        } else {
-            TtBound::Upper
-        };
+        if singular_search {
+            return best;
+        }
+        let bound = TtBound::of(best, orig_alpha, beta);
         self.shared.tt.store(
-            key,
+            self.pos.key(),
             best_move.to_u16(),
             score_to_tt(best, ply),
-            if in_check { 0 } else { static_eval },
+            if in_check { 0 } else { node.raw_eval },
             depth,
             bound,
         );
+        if !in_check && (best_move.is_null() || !self.pos.is_noisy(best_move)) {
+            self.learn_correction(depth, best, bound, node.static_eval);
+        }
         best
+    }
+
+    /// The depth of a node with its check extension: in check one ply more (and at least
+    /// 1, so quiescence never meets a check at the horizon), while the ply is below
+    /// `CheckExtensionFactor` times the root depth (checks cannot extend without end).
+    #[inline]
+    fn extended(&self, depth: i32, in_check: bool, ply: usize) -> i32 {
+        if in_check && (ply as i32) < self.params.check_extension_factor * self.root_depth {
+            depth.max(0) + 1
+        } else {
+            depth
+        }
+    }
+
+    /// Singular extension of the table move at `node` (the other moves searched
+    /// shallower against a bar just below its table score): extend it when they all fall
+    /// short; cut the node at once when they reach beta without it (multi-cut); search
+    /// it a ply shallower when its table score alone is at least beta.
+    fn singular(&mut self, node: &Node<G::Move>, beta: Score) -> Singular {
+        let p = &self.params;
+        let Some(h) = node.hit else {
+            return Singular::Extend(0);
+        };
+        let tt_score = score_from_tt(h.score, node.ply);
+        if !self.features.singular
+            || !node.excluded.is_null()
+            || node.depth < p.se_min_depth
+            || h.depth < node.depth - p.se_tt_depth_margin
+            || !matches!(h.bound, TtBound::Lower | TtBound::Exact)
+            || tt_score.abs() >= MATE_BOUND
+            || node.ply as i32 >= p.check_extension_factor * self.root_depth
+        {
+            return Singular::Extend(0);
+        }
+        let s_beta = tt_score - p.se_margin * node.depth / 16;
+        let s_depth = (node.depth - 1) / 2;
+        self.excluded[node.ply] = node.tt_move;
+        let v = self.search::<NonPv>(s_depth, s_beta - 1, s_beta, node.ply, node.cut_node);
+        self.excluded[node.ply] = G::Move::default();
+        if v < s_beta {
+            Singular::Extend(1)
+        } else if s_beta >= beta {
+            Singular::Cut(s_beta)
+        } else if tt_score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// Late-move reduction of a later move (`searched` moves before it) at a node of
@@ -392,6 +529,7 @@ impl<'a, G: Game> Worker<'a, G> {
         depth: i32,
         searched: usize,
         mv: G::Move,
+        ply: usize,
         cut_node: bool,
         allowed: bool,
     ) -> i32 {
@@ -402,12 +540,10 @@ impl<'a, G: Game> Worker<'a, G> {
         {
             return 0;
         }
-        let side = self.pos.side_to_move();
         let mut r = self.lmr[(depth as usize).min(63)][searched.min(63)];
         r -= NT::PV as i32;
         r += cut_node as i32;
-        r -= (self.history.get(side, self.pos.history_index(mv)) / self.params.lmr_history_divisor)
-            .clamp(-1, 1);
+        r -= (self.quiet_score(mv, ply) / self.params.lmr_history_divisor).clamp(-1, 1);
         r.clamp(0, depth - 2)
     }
 
@@ -443,6 +579,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let r = p.nmp_base
                 + depth / p.nmp_depth_divisor
                 + ((static_eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
+            self.note_move(None, ply);
             self.make_null();
             self.null_stack[ply + 1] = true;
             let s = -self.search::<NonPv>(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
@@ -484,6 +621,23 @@ impl<'a, G: Game> Worker<'a, G> {
             && quiets_tried
                 >= (p.lmp_base + p.lmp_per_depth2 * depth * depth) as usize
                     / (2 - improving as usize)
+    }
+
+    /// Static exchange pruning of a move (not the first, not in check) near the leaves: a
+    /// capture that loses more than a margin per ply, a quiet move whose piece is lost
+    /// for more than a margin per ply squared.
+    #[inline]
+    fn prune_by_exchange(&self, depth: i32, mv: G::Move, noisy: bool) -> bool {
+        let p = &self.params;
+        if !self.features.see || depth > p.see_max_depth {
+            return false;
+        }
+        let margin = if noisy {
+            p.see_noisy_margin * depth
+        } else {
+            p.see_quiet_margin * depth * depth
+        };
+        !self.eval.see_ge(&self.pos, mv, -margin)
     }
 
     /// `mv` raised alpha at a PV node: it heads this node's PV, followed by the child's

@@ -21,16 +21,6 @@ fn chance_key(pos_key: u64, mv: u16) -> u64 {
     pos_key ^ z ^ (z >> 31) ^ 0x5A5A_C4A7_CE00_0001
 }
 
-fn bound_of(v: Score, alpha: Score, beta: Score) -> TtBound {
-    if v <= alpha {
-        TtBound::Upper
-    } else if v >= beta {
-        TtBound::Lower
-    } else {
-        TtBound::Exact
-    }
-}
-
 impl<'a, G: Game> Worker<'a, G> {
     /// Expectimax over the outcomes of the step's move, weights = chance counts.
     ///
@@ -267,11 +257,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 (-INFINITY, -bound)
             };
             let (v, _) = self.chance_decisive(mv, outcomes, depth, l, h, ply);
-            return (v, bound_of(v, alpha, beta));
+            return (v, TtBound::of(v, alpha, beta));
         }
         // Every outcome is exact here (a bound crossing the window returned above).
         let v = self.chance_mean.value(sum_lo, total);
-        (v, bound_of(v, alpha, beta))
+        (v, TtBound::of(v, alpha, beta))
     }
 
     /// Plies by which each outcome (most likely first) is searched shallower than the
@@ -355,7 +345,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 return (0, TtBound::None);
             }
             if ply == 0 {
-                self.note_root_outcome(o, w, v, bound_of(v, alpha, beta));
+                self.note_root_outcome(o, w, v, TtBound::of(v, alpha, beta));
             }
             lo = lo.min(v);
             hi = hi.max(v);
@@ -378,7 +368,7 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             lo.clamp(-bound, bound)
         };
-        (v, bound_of(v, alpha, beta))
+        (v, TtBound::of(v, alpha, beta))
     }
 
     /// A chance move inside quiescence: the weighted mean of the static evaluations after

@@ -4,10 +4,12 @@
 
 pub mod alphabeta;
 mod chance;
+mod correction;
 pub mod mean;
 pub mod ordering;
 pub mod params;
 mod quiescence;
+pub mod skill;
 pub mod stats;
 #[cfg(test)]
 mod tests;
@@ -17,14 +19,17 @@ pub mod tt;
 pub mod worker;
 
 use crate::game::{Game, Score};
-use params::SearchParams;
+use params::SearchSettings;
 use stats::SearchStats;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Instant;
 use tt::TranspositionTable;
 
-/// Search features that can be switched off to measure what each one is worth.
+/// Search features, each switched by a check option `Search_<Name>` (see `FEATURES`).
+/// The first five are on in every game; the later heuristics are off unless a game turns
+/// them on in its `Game::search_defaults` (each is kept per game only where a match
+/// showed it pays).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     pub null_move: bool,
@@ -43,20 +48,147 @@ pub struct Features {
     /// depth (`ChanceReduction*` parameters); never on the principal variation, never for
     /// an outcome that gives check.
     pub chance_reduction: bool,
+    /// Continuation history (1 and 2 plies) in quiet-move ordering, reductions and the
+    /// history rewards.
+    pub cont_hist: bool,
+    /// Static exchange evaluation: losing captures ordered after the quiet moves, and
+    /// losing captures and quiet moves pruned near the leaves and in quiescence.
+    pub see: bool,
+    /// Correction history: the static evaluation corrected by what searches of
+    /// positions sharing parts with this one found (`Game::correction_keys`).
+    pub corr_hist: bool,
+    /// Singular extensions: the table move is searched a ply deeper when every other
+    /// move falls clearly short of its table score (and the node is cut at once when
+    /// even without it another move reaches beta: multi-cut).
+    pub singular: bool,
 }
 
 impl Default for Features {
     fn default() -> Self {
-        Features {
-            null_move: true,
-            lmr: true,
-            futility: true,
-            chance_pruning: true,
-            aspiration: true,
+        let mut f = Features {
+            null_move: false,
+            lmr: false,
+            futility: false,
+            chance_pruning: false,
+            aspiration: false,
+            cont_hist: false,
+            see: false,
+            corr_hist: false,
+            singular: false,
             chance_nonpv: false,
             chance_reduction: false,
+        };
+        for spec in FEATURES {
+            *f.slot(spec.name).expect("listed feature") = spec.default;
         }
+        f
     }
+}
+
+/// One feature switch as the protocol lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct FeatureSpec {
+    /// The check option's name.
+    pub name: &'static str,
+    /// On unless a game says otherwise.
+    pub default: bool,
+    pub doc: &'static str,
+}
+
+/// Every feature switch, in the order `uci` lists them.
+pub const FEATURES: &[FeatureSpec] = &[
+    FeatureSpec {
+        name: "Search_NullMove",
+        default: true,
+        doc: "null-move pruning",
+    },
+    FeatureSpec {
+        name: "Search_LMR",
+        default: true,
+        doc: "late-move reductions",
+    },
+    FeatureSpec {
+        name: "Search_Futility",
+        default: true,
+        doc: "reverse futility, futility and late-move pruning",
+    },
+    FeatureSpec {
+        name: "Search_ChancePruning",
+        default: true,
+        doc: "Star1 bounds and probing at chance nodes",
+    },
+    FeatureSpec {
+        name: "Search_Aspiration",
+        default: true,
+        doc: "aspiration windows",
+    },
+    FeatureSpec {
+        name: "Search_ContHist",
+        default: false,
+        doc: "continuation history (1 and 2 plies) for quiet moves",
+    },
+    FeatureSpec {
+        name: "Search_SEE",
+        default: false,
+        doc: "static exchange evaluation in capture ordering and pruning",
+    },
+    FeatureSpec {
+        name: "Search_CorrHist",
+        default: false,
+        doc: "correction history of the static evaluation",
+    },
+    FeatureSpec {
+        name: "Search_Singular",
+        default: false,
+        doc: "singular extensions (with multi-cut)",
+    },
+    FeatureSpec {
+        name: "Search_ChanceNonPv",
+        default: false,
+        doc: "chance-node outcomes searched as non-PV nodes, re-searched inside a wide window",
+    },
+    FeatureSpec {
+        name: "Search_ChanceReduction",
+        default: false,
+        doc: "less likely outcomes searched shallower (ChanceReduction* parameters)",
+    },
+];
+
+impl Features {
+    fn slot(&mut self, name: &str) -> Option<&mut bool> {
+        let f = match FEATURES
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))?
+            .name
+        {
+            "Search_NullMove" => &mut self.null_move,
+            "Search_LMR" => &mut self.lmr,
+            "Search_Futility" => &mut self.futility,
+            "Search_ChancePruning" => &mut self.chance_pruning,
+            "Search_Aspiration" => &mut self.aspiration,
+            "Search_ContHist" => &mut self.cont_hist,
+            "Search_SEE" => &mut self.see,
+            "Search_CorrHist" => &mut self.corr_hist,
+            "Search_Singular" => &mut self.singular,
+            "Search_ChanceNonPv" => &mut self.chance_nonpv,
+            "Search_ChanceReduction" => &mut self.chance_reduction,
+            other => unreachable!("feature {other} has no field"),
+        };
+        Some(f)
+    }
+    /// Switch a feature by its option name (case-insensitive); `false` for an unknown name.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        self.slot(name).map(|f| *f = on).is_some()
+    }
+    /// A feature's state by its option name (case-insensitive).
+    pub fn get(&self, name: &str) -> Option<bool> {
+        self.clone().slot(name).map(|f| *f)
+    }
+}
+
+/// The feature switch of this name (case-insensitive).
+pub fn feature_spec(name: &str) -> Option<&'static FeatureSpec> {
+    FEATURES.iter().find(|s| s.name.eq_ignore_ascii_case(name))
 }
 
 /// The deepest iteration a search runs; deeper depth limits are clamped to it.
@@ -150,13 +282,18 @@ pub struct Options {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead_ms: u64,
-    /// Switches for measuring search features; all on by default.
-    pub features: Features,
     /// Evaluation weights text (`EvalFile`) applied over the game's compiled-in weights;
     /// `None` searches with the compiled-in weights.
     pub eval_text: Option<Arc<String>>,
-    /// The tunable numbers of the search.
-    pub params: SearchParams,
+    /// Search parameters and feature switches set by name (`setoption`, `bench --param`),
+    /// applied over the game's own defaults when a search starts.
+    pub settings: SearchSettings,
+    /// How strong to play (the `Level`, `UCI_LimitStrength`, `UCI_Elo` and `Skill Level`
+    /// options), read with the game's calibration when the search starts.
+    pub strength: skill::StrengthRequest,
+    /// The seed of a weakened level's choices: each search draws from a generator seeded
+    /// by it, the position and the game's ply, so the same seed replays the same game.
+    pub seed: u64,
 }
 
 impl Default for Options {
@@ -165,9 +302,10 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             move_overhead_ms: 50,
-            features: Features::default(),
             eval_text: None,
-            params: SearchParams::default(),
+            settings: SearchSettings::default(),
+            strength: skill::StrengthRequest::default(),
+            seed: 1,
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Move ordering: the transposition-table move, then captures by the game's MVV-LVA value,
-//! then killer moves, then quiet moves by history. Moves are scored once and picked by
-//! partial selection sort, so a cutoff after the first few moves costs no full sort.
+//! then killer moves, then quiet moves by their history scores (the butterfly table and,
+//! where switched on, continuation history: the same move after the previous moves).
+//! Moves are scored once and picked by partial selection sort, so a cutoff after the first
+//! few moves costs no full sort.
 
 use crate::eval::Evaluator;
 use crate::game::{Game, GameMove, MoveList};
@@ -9,6 +11,8 @@ use std::mem::MaybeUninit;
 pub const MAX_PLY: usize = 128;
 const TT_SCORE: i32 = 1 << 30;
 const NOISY_BASE: i32 = 1 << 24;
+/// Captures that lose material by exchange: after every quiet move.
+const BAD_NOISY_BASE: i32 = -(1 << 25);
 const KILLER_1: i32 = 1 << 22;
 const KILLER_2: i32 = KILLER_1 - 1;
 pub const HISTORY_MAX: i32 = 16_384;
@@ -38,6 +42,37 @@ impl History {
     }
 }
 
+/// Continuation history: how well a move (its piece-to index) did right after another
+/// (the move one or two plies before), with the same gravity as `History`.
+pub struct ContinuationHistory {
+    table: Vec<i16>,
+    size: usize,
+}
+
+/// No move to continue from (the root, after a null move).
+pub const NO_PIECE_TO: u32 = u32::MAX;
+
+impl ContinuationHistory {
+    /// A table for `size` piece-to indices; `size` 0 when the feature is off (no memory).
+    pub fn new(size: usize) -> Self {
+        ContinuationHistory {
+            table: vec![0; size * size],
+            size,
+        }
+    }
+    #[inline]
+    pub fn get(&self, prev: u32, cur: usize) -> i32 {
+        self.table[prev as usize * self.size + cur] as i32
+    }
+    #[inline]
+    pub fn update(&mut self, prev: u32, cur: usize, bonus: i32) {
+        let e = &mut self.table[prev as usize * self.size + cur];
+        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let v = *e as i32;
+        *e = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+    }
+}
+
 /// Scored move list with selection-sort picking. It owns the list the moves are generated
 /// into (`moves`), so nothing is copied, and its scores are written only for the moves
 /// there are (`score_all`, `score_noisy`) before any is read.
@@ -59,27 +94,33 @@ impl<M: GameMove> Picker<M> {
     }
 
     /// Score every move: the table move, captures by the evaluation's MVV-LVA, killers,
-    /// then quiet moves by history.
+    /// then quiet moves by `quiet_score` (their history); with `see`, captures that lose
+    /// by exchange come last.
     pub fn score_all<G: Game<Move = M>>(
         &mut self,
         pos: &G,
         eval: &G::Eval,
         tt_move: M,
         killers: [M; 2],
-        history: &History,
+        see: bool,
+        quiet_score: impl Fn(M) -> i32,
     ) {
-        let side = pos.side_to_move();
         for (i, &m) in self.moves.iter().enumerate() {
             let s = if m == tt_move {
                 TT_SCORE
             } else if pos.is_noisy(m) {
-                NOISY_BASE + eval.noisy_order(pos, m)
+                let base = if see && !eval.see_ge(pos, m, 0) {
+                    BAD_NOISY_BASE
+                } else {
+                    NOISY_BASE
+                };
+                base + eval.noisy_order(pos, m)
             } else if m == killers[0] {
                 KILLER_1
             } else if m == killers[1] {
                 KILLER_2
             } else {
-                history.get(side, pos.history_index(m))
+                quiet_score(m)
             };
             self.scores[i] = MaybeUninit::new(s);
         }

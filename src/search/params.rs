@@ -7,6 +7,8 @@
 //! Constants that encode structure rather than strength (the ply limit, thread stack
 //! sizes, move-ordering score bands) stay where they are used.
 
+use super::{Features, feature_spec};
+
 /// One parameter as the protocol lists it.
 #[derive(Clone, Copy, Debug)]
 pub struct ParamSpec {
@@ -107,6 +109,24 @@ search_params! {
     history_bonus_per_depth2: "HistoryBonusPerDepth2" = 16, 1..=1000;
     /// ... at most this much.
     history_bonus_max: "HistoryBonusMax" = 1600, 1..=16384;
+    /// Static exchange pruning (`Search_SEE`) up to this depth.
+    see_max_depth: "SeeMaxDepth" = 8, 0..=64;
+    /// A capture is skipped when its exchange loses more than this per ply of depth.
+    see_noisy_margin: "SeeNoisyMargin" = 100, 0..=2000;
+    /// A quiet move is skipped when the piece's exchange loses more than this per depth
+    /// squared.
+    see_quiet_margin: "SeeQuietMargin" = 25, 0..=1000;
+    /// Quiescence skips captures whose exchange loses more than this.
+    qsearch_see_margin: "QsearchSeeMargin" = 0, 0..=1000;
+    /// Singular extensions (`Search_Singular`) from this depth on ...
+    se_min_depth: "SeMinDepth" = 6, 1..=64;
+    /// ... when the table entry is at most this many plies shallower than the node.
+    se_tt_depth_margin: "SeTtDepthMargin" = 3, 0..=20;
+    /// The other moves must stay below the table score minus this per ply of depth, in
+    /// sixteenths.
+    se_margin: "SeMargin" = 16, 0..=1000;
+    /// Correction history (`Search_CorrHist`): percent of the learnt correction applied.
+    corr_weight: "CorrWeight" = 100, 0..=400;
     /// Quiescence tries every move (check evasions, threats on the 0) for this many plies.
     qsearch_check_plies: "QsearchCheckPlies" = 4, 0..=16;
     /// Check extensions stop at this many times the iteration's depth (in plies).
@@ -163,20 +183,77 @@ impl SearchParams {
     pub fn get(&self, name: &str) -> Option<i32> {
         self.clone().slot(name).map(|v| *v)
     }
+}
 
-    /// Apply `NAME=VALUE` settings (as given to `bench --param`).
+/// Search parameters and feature switches set by name over a game's own defaults: what
+/// `setoption` gives (and `tinh bench --param`, `tinh match ... option.X=V`). A feature
+/// is named by its check option (`Search_NullMove`) with 1 for on and 0 for off. A later
+/// setting of a name replaces an earlier one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchSettings {
+    values: Vec<(&'static str, i32)>,
+}
+
+impl SearchSettings {
+    /// Settings from (name, value) pairs, each checked as `set` checks it.
+    pub fn with(pairs: &[(&str, i64)]) -> Result<Self, String> {
+        let mut s = SearchSettings::default();
+        for &(name, value) in pairs {
+            s.set(name, value)?;
+        }
+        Ok(s)
+    }
+
+    /// Set a parameter (its range checked) or a feature switch (0 or 1).
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), String> {
+        let canonical = if let Some(f) = feature_spec(name) {
+            if value != 0 && value != 1 {
+                return Err(format!(
+                    "search feature '{}' value {value} is not 0 (off) or 1 (on)",
+                    f.name
+                ));
+            }
+            f.name
+        } else {
+            SearchParams::default().set(name, value)?;
+            spec(name).expect("checked by set").name
+        };
+        self.values.retain(|(n, _)| *n != canonical);
+        self.values.push((canonical, value as i32));
+        Ok(())
+    }
+
+    /// Apply `NAME=VALUE` settings (as given to `bench --param`); a feature takes
+    /// `true`/`false` as well as 1/0.
     pub fn apply_assignments(&mut self, assignments: &[String]) -> Result<(), String> {
         for a in assignments {
             let (name, value) = a
                 .split_once('=')
                 .ok_or_else(|| format!("'{a}': expected NAME=VALUE"))?;
-            let v: i64 = value
-                .trim()
-                .parse()
-                .map_err(|_| format!("'{a}': '{value}' is not an integer"))?;
+            let v: i64 = match value.trim().to_ascii_lowercase().as_str() {
+                "true" => 1,
+                "false" => 0,
+                other => other
+                    .parse()
+                    .map_err(|_| format!("'{a}': '{value}' is not an integer"))?,
+            };
             self.set(name.trim(), v)?;
         }
         Ok(())
+    }
+
+    /// The parameters and features a search runs with: the generic defaults, then the
+    /// game's own (`Game::search_defaults`), then these settings.
+    pub fn resolve(&self, game_defaults: &[(&str, i32)]) -> (SearchParams, Features) {
+        let mut params = SearchParams::default();
+        let mut features = Features::default();
+        for &(name, value) in game_defaults.iter().chain(self.values.iter()) {
+            if !features.set(name, value != 0) && params.set(name, value as i64).is_err() {
+                // Settings are checked when made and every game's defaults by a test.
+                debug_assert!(false, "search setting {name}={value} not applied");
+            }
+        }
+        (params, features)
     }
 }
 
@@ -202,11 +279,39 @@ mod tests {
             assert!(p.set(s.name, s.min as i64 - 1).is_err());
         }
         assert!(p.set("NoSuchParam", 1).is_err());
-        let mut q = SearchParams::default();
-        q.apply_assignments(&["rfpmargin=90".into(), "LmrBase = 50".into()])
-            .unwrap();
-        assert_eq!((q.rfp_margin, q.lmr_base), (90, 50));
-        assert!(q.apply_assignments(&["RfpMargin".into()]).is_err());
-        assert!(q.apply_assignments(&["RfpMargin=x".into()]).is_err());
+    }
+
+    #[test]
+    fn settings_apply_over_game_defaults() {
+        let mut s = SearchSettings::default();
+        s.apply_assignments(&[
+            "rfpmargin=90".into(),
+            "LmrBase = 50".into(),
+            "search_nullmove=false".into(),
+        ])
+        .unwrap();
+        for bad in [
+            "RfpMargin",
+            "RfpMargin=x",
+            "RfpMargin=100000",
+            "Search_LMR=2",
+            "X=1",
+        ] {
+            assert!(s.apply_assignments(&[bad.into()]).is_err(), "{bad}");
+        }
+        let game = [
+            ("RfpMargin", 70),
+            ("LmrDivisor", 300),
+            ("Search_NullMove", 1),
+        ];
+        let (p, f) = s.resolve(&game);
+        // The user's settings win over the game's, which win over the generic defaults.
+        assert_eq!((p.rfp_margin, p.lmr_base, p.lmr_divisor), (90, 50, 300));
+        assert!(!f.null_move && f.lmr);
+        let (p, f) = SearchSettings::default().resolve(&[]);
+        assert_eq!((p, f), (SearchParams::default(), Features::default()));
+        // A later setting of a name replaces the earlier one.
+        s.set("RFPMARGIN", 60).unwrap();
+        assert_eq!(s.resolve(&game).0.rfp_margin, 60);
     }
 }

@@ -40,17 +40,19 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let in_check = qply < self.params.qsearch_check_plies as usize && self.pos.in_check();
         let mut best = -INFINITY;
-        let stand_pat = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else {
-            let e = hit.map_or_else(|| self.eval.evaluate(&self.pos), |h| h.eval);
-            if e >= beta {
-                return e;
-            }
-            alpha = alpha.max(e);
-            best = e;
-            e
+            hit.map_or_else(|| self.eval.evaluate(&self.pos), |h| h.eval)
         };
+        if !in_check {
+            let stand_pat = self.corrected(raw_eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
         let mut picker = Picker::empty();
         if in_check {
             self.pos.generate_moves(&mut picker.moves);
@@ -64,7 +66,17 @@ impl<'a, G: Game> Worker<'a, G> {
         picker.score_noisy(&self.pos, &self.eval, tt_move);
         let mut chances = ChanceList::default();
         let mut best_move = G::Move::default();
+        let see = self.features.see && !in_check;
         while let Some(mv) = picker.pick() {
+            // A capture that loses material by exchange will not lift the stand-pat.
+            if see
+                && best > -MATE_BOUND
+                && !self
+                    .eval
+                    .see_ge(&self.pos, mv, -self.params.qsearch_see_margin)
+            {
+                continue;
+            }
             chances.clear();
             let score = if self.pos.chance(mv, &mut chances) {
                 self.chance_static(mv, &chances, ply)
@@ -98,7 +110,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 key,
                 best_move.to_u16(),
                 score_to_tt(best, ply),
-                if in_check { 0 } else { stand_pat },
+                if in_check { 0 } else { raw_eval },
                 0,
                 bound,
             );

@@ -5,6 +5,7 @@
 use super::*;
 use crate::eval::{EvalTerm, Evaluator};
 use crate::game::*;
+use params::SearchSettings;
 
 /// A random game tree: the position is the hash of the path; each node has 2..=5 moves,
 /// about a third of them with 2..=4 weighted chance outcomes; leaves score by hash.
@@ -123,6 +124,10 @@ impl Game for TreeGame {
     fn history_index(&self, mv: TMove) -> usize {
         mv.0 as usize
     }
+    const PIECE_TO_SIZE: usize = 16;
+    fn piece_to_index(&self, mv: TMove) -> usize {
+        mv.0 as usize
+    }
     fn chance(&self, mv: TMove, out: &mut ChanceList) -> bool {
         self.outcomes(mv, out)
     }
@@ -224,26 +229,26 @@ fn brute<G: Game>(g: &mut G, depth: i32, ply: usize, mean: &mean::ChanceMean) ->
 }
 
 /// The search with every inexact pruning off: Star1 and probing (`chance_pruning`) and
-/// searching outcomes as non-PV nodes (`chance_nonpv`) keep the value exact.
-fn exact_features(chance_pruning: bool, chance_nonpv: bool) -> Features {
-    Features {
-        null_move: false,
-        lmr: false,
-        futility: false,
-        chance_pruning,
-        aspiration: true,
-        chance_nonpv,
-        chance_reduction: false,
-    }
+/// searching outcomes as non-PV nodes (`chance_nonpv`) keep the value exact; `scale` is
+/// the win-rate mean's (0: the plain mean).
+fn exact_settings(chance_pruning: bool, chance_nonpv: bool, scale: Score) -> SearchSettings {
+    SearchSettings::with(&[
+        ("Search_NullMove", 0),
+        ("Search_LMR", 0),
+        ("Search_Futility", 0),
+        ("Search_ChancePruning", chance_pruning as i64),
+        ("Search_ChanceNonPv", chance_nonpv as i64),
+        ("ChanceSigmoidScale", scale as i64),
+    ])
+    .unwrap()
 }
 
-fn search_tree(seed: u64, depth: u32, features: Features, scale: Score) -> SearchResult<TMove> {
+fn search_tree(seed: u64, depth: u32, settings: SearchSettings) -> SearchResult<TMove> {
     let searcher = Searcher::new(4);
-    let mut opts = Options {
-        features,
+    let opts = Options {
+        settings,
         ..Default::default()
     };
-    opts.params.chance_sigmoid_scale = scale;
     let limits = Limits {
         depth: Some(depth),
         ..Default::default()
@@ -266,7 +271,7 @@ fn star1_matches_brute_force_expectimax() {
                 let exact = brute(&mut TreeGame::new(seed), depth as i32, 0, &mean);
                 let case = format!("seed {seed} depth {depth} scale {scale}");
                 let search =
-                    |star, nonpv| search_tree(seed, depth, exact_features(star, nonpv), scale);
+                    |star, nonpv| search_tree(seed, depth, exact_settings(star, nonpv, scale));
                 let pruned = search(true, false);
                 let full = search(false, false);
                 assert_eq!(full.score, exact, "full-window expectimax, {case}");

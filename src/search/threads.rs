@@ -3,6 +3,7 @@
 //! worker keeps time, reports, and stops the others; the reported move comes from the
 //! worker that completed the deepest iteration.
 
+use super::skill::{Skill, Strength};
 use super::stats::SearchStats;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
@@ -10,6 +11,9 @@ use super::worker::{Shared, Worker};
 use super::{Bound, Control, Info, Limits, MAX_DEPTH, Options, OutcomeInfo, Report, SearchResult};
 use crate::eval::Evaluator;
 use crate::game::*;
+use crate::seed::mix;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
 
@@ -22,7 +26,17 @@ struct WorkerResult<M> {
     stats: SearchStats,
 }
 
-/// Search `pos` with every worker and return the best move found.
+/// The lines of the main worker's last complete iteration, best first: the candidates a
+/// weakened skill picks its move from.
+struct Completed<M> {
+    depth: u32,
+    seldepth: u32,
+    /// (score, principal variation) of each line searched.
+    lines: Vec<(Score, Vec<M>)>,
+}
+
+/// Search `pos` with every worker and return the best move found; at a weakened
+/// strength, the move its skill picks (or a random one for the random mover).
 pub fn run<G: Game>(
     pos: &G,
     limits: &Limits<G::Move>,
@@ -31,7 +45,8 @@ pub fn run<G: Game>(
     control: &Control,
     report: &(dyn Fn(Report<G::Move>) + Sync),
 ) -> SearchResult<G::Move> {
-    let params = &opts.params;
+    let (params, features) = opts.settings.resolve(pos.search_defaults());
+    let params = &params;
     tt.new_search(params);
     let mut list = MoveList::new();
     if pos.immediate_result().is_none() {
@@ -44,8 +59,30 @@ pub fn run<G: Game>(
     if root.is_empty() {
         return SearchResult::default();
     }
-    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    let threads = opts.threads.clamp(1, 1024);
+    // One generator per search, seeded by the seed, the position and the ply: a game
+    // replays exactly under the same seed, and a repeated position need not repeat.
+    let mut rng = StdRng::seed_from_u64(mix(opts.seed, pos.key() ^ pos.game_ply() as u64));
+    let skill = match opts.strength.resolve(pos.strength_scale()) {
+        Strength::Full => None,
+        Strength::Limited(s) if rng.random::<f64>() >= s.random_share() => Some(s),
+        // The random mover, or a skill below 0 drawing one of its random moves.
+        Strength::Random | Strength::Limited(_) => {
+            return SearchResult {
+                best: Some(root[rng.random_range(0..root.len())]),
+                ..Default::default()
+            };
+        }
+    };
+    let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let reported = opts.multipv.max(1);
+    let (mut threads, mut lines) = (opts.threads.clamp(1, 1024), reported);
+    if let Some(s) = skill {
+        // A weakened level searches alone (its choices replay under a seed) and to the
+        // end of every candidate line.
+        threads = 1;
+        lines = lines.max(s.candidates());
+        max_depth = max_depth.min(s.depth());
+    }
     let weights = crate::eval::weights_for(pos, opts.eval_text.as_deref().map(|t| t.as_str()))
         .unwrap_or_else(|e| {
             // The protocol checks a weights file when it is loaded: this is a bug guard.
@@ -66,14 +103,16 @@ pub fn run<G: Game>(
     let shared = Shared {
         tt,
         control,
-        features: opts.features,
+        features,
         params: params.clone(),
         node_limit: limits.nodes,
+        node_budget: skill.map(Skill::node_budget),
+        node_cap: skill.map(Skill::node_cap),
         time: TimeManager::new(limits, pos.side_to_move(), opts.move_overhead_ms, params),
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         report: &remember,
     };
-    let results: Vec<WorkerResult<G::Move>> = std::thread::scope(|s| {
+    let (results, completed) = std::thread::scope(|s| {
         let mut handles = Vec::new();
         for id in 1..threads {
             let (root, weights, shared) = (&root, weights.clone(), &shared);
@@ -83,7 +122,7 @@ pub fn run<G: Game>(
                 .spawn_scoped(s, move || {
                     let eval = G::Eval::new(pos, weights);
                     let mut w = Worker::new(id, pos.clone(), eval, shared, root);
-                    iterate(&mut w, max_depth, 1, limits);
+                    iterate(&mut w, max_depth, 1, 1, limits);
                     summary(&w)
                 });
             match h {
@@ -93,7 +132,7 @@ pub fn run<G: Game>(
         }
         let eval = G::Eval::new(pos, weights.clone());
         let mut main = Worker::new(0, pos.clone(), eval, &shared, &root);
-        iterate(&mut main, max_depth, opts.multipv.max(1), limits);
+        let completed = iterate(&mut main, max_depth, lines, reported, limits);
         control.stop();
         let mut all = vec![summary(&main)];
         for h in handles {
@@ -101,8 +140,36 @@ pub fn run<G: Game>(
                 all.push(r);
             }
         }
-        all
+        (all, completed)
     });
+    if let Some(skill) = skill
+        && !completed.lines.is_empty()
+    {
+        let scores: Vec<Score> = completed.lines.iter().map(|l| l.0).collect();
+        let (score, line) = &completed.lines[skill.pick(&scores, &mut rng)];
+        let pv = pv_until_chance(pos, line);
+        // The last line said is the move played, so that a GUI shows what was chosen.
+        report(Report::Iteration(info(
+            &shared,
+            completed.depth,
+            completed.seldepth,
+            1,
+            *score,
+            Bound::Exact,
+            pv.clone(),
+        )));
+        return SearchResult {
+            best: Some(pv.first().copied().unwrap_or(root[0])),
+            ponder: pv.get(1).copied(),
+            score: *score,
+            depth: completed.depth,
+            nodes: shared.total_nodes(),
+            stats: results.iter().fold(SearchStats::default(), |mut sum, r| {
+                sum.add(&r.stats);
+                sum
+            }),
+        };
+    }
     // The deepest completed iteration wins; among equals the main worker, then the score.
     let best = results
         .iter()
@@ -180,13 +247,23 @@ pub fn pv_until_chance<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<G::Move> {
     out
 }
 
+/// Iterative deepening on one worker: `lines` principal variations searched at each depth
+/// (MultiPV), the first `reported` of them reported. Returns the lines of the last
+/// complete iteration.
 fn iterate<G: Game>(
     w: &mut Worker<'_, G>,
     max_depth: u32,
-    multipv: usize,
+    lines: usize,
+    reported: usize,
     limits: &Limits<G::Move>,
-) {
-    let multipv = multipv.min(w.root_moves.len()).max(1);
+) -> Completed<G::Move> {
+    let multipv = lines.min(w.root_moves.len()).max(1);
+    let reported = reported.min(multipv);
+    let mut completed = Completed {
+        depth: 0,
+        seldepth: 0,
+        lines: Vec::new(),
+    };
     let p = w.params.clone();
     let mut depth = 1u32;
     while depth <= max_depth {
@@ -224,7 +301,9 @@ fn iterate<G: Game>(
                 } else {
                     break;
                 }
-                if w.id == 0 && w.shared.time.elapsed().as_millis() > p.bound_lines_after_ms as u128
+                if w.id == 0
+                    && pv_idx < reported
+                    && w.shared.time.elapsed().as_millis() > p.bound_lines_after_ms as u128
                 {
                     report_lines(w, d, pv_idx, pv_idx + 1);
                 }
@@ -244,13 +323,22 @@ fn iterate<G: Game>(
         }
         w.completed_depth = d;
         if w.id == 0 {
-            report_lines(w, d, 0, multipv);
+            completed = Completed {
+                depth: d,
+                seldepth: (w.seldepth as u32).max(d),
+                lines: w.root_moves[..multipv]
+                    .iter()
+                    .map(|rm| (rm.score, rm.pv.clone()))
+                    .collect(),
+            };
+            report_lines(w, d, 0, reported);
             if main_should_stop(w, d, limits) {
                 break;
             }
         }
         depth = d + 1;
     }
+    completed
 }
 
 fn main_should_stop<G: Game>(w: &Worker<'_, G>, depth: u32, limits: &Limits<G::Move>) -> bool {
@@ -259,6 +347,13 @@ fn main_should_stop<G: Game>(w: &Worker<'_, G>, depth: u32, limits: &Limits<G::M
         && score >= MATE - 2 * m as Score
     {
         return true;
+    }
+    // A weakened level's node budget is part of its definition: it holds in every mode.
+    if let Some(budget) = w.shared.node_budget {
+        w.publish_nodes();
+        if w.shared.total_nodes() >= budget {
+            return true;
+        }
     }
     if limits.infinite || w.shared.control.pondering() {
         return false;

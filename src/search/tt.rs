@@ -17,6 +17,19 @@ pub enum TtBound {
 }
 
 impl TtBound {
+    /// The bound a value found with window (alpha, beta), alpha < beta, gives: at or
+    /// below alpha an upper bound, at or above beta a lower bound, else exact.
+    #[inline]
+    pub fn of(value: Score, alpha: Score, beta: Score) -> Self {
+        if value <= alpha {
+            TtBound::Upper
+        } else if value >= beta {
+            TtBound::Lower
+        } else {
+            TtBound::Exact
+        }
+    }
+
     fn from_bits(b: u64) -> Self {
         match b & 3 {
             1 => TtBound::Upper,

@@ -3,12 +3,13 @@
 //! threads of one search share (table, stop flag, limits, node counters, reporting).
 //! The search itself is written in `alphabeta.rs`, `chance.rs` and `quiescence.rs`.
 
+use super::correction::CorrectionHistory;
 use super::mean::ChanceMean;
-use super::ordering::{History, MAX_PLY};
+use super::ordering::{ContinuationHistory, History, MAX_PLY, NO_PIECE_TO};
 use super::params::SearchParams;
 use super::stats::SearchStats;
 use super::time::TimeManager;
-use super::tt::TranspositionTable;
+use super::tt::{TranspositionTable, TtBound};
 use super::{Bound, Control, Features, Report};
 use crate::eval::Evaluator;
 use crate::game::*;
@@ -43,8 +44,13 @@ pub struct Shared<'a, M> {
     pub control: &'a Control,
     pub features: Features,
     pub params: SearchParams,
-    /// Node budget; checked by the main worker.
+    /// Node budget (`go nodes`); checked by the main worker.
     pub node_limit: Option<u64>,
+    /// A weakened level's node budget: no iteration starts past it.
+    pub node_budget: Option<u64>,
+    /// A weakened level's node cap: the iteration in progress is abandoned past it, once
+    /// one iteration is complete.
+    pub node_cap: Option<u64>,
     /// The clock; checked by the main worker.
     pub time: TimeManager,
     /// Each worker's published node count (others read it for `nodes`/`nps`).
@@ -76,6 +82,15 @@ pub struct Worker<'a, G: Game> {
     pub seldepth: usize,
     pub stopped: bool,
     pub(super) history: History,
+    /// Empty unless `features.cont_hist`.
+    pub(super) cont_hist: ContinuationHistory,
+    /// The piece-to index of the move played at each ply (from that ply's node), or
+    /// `NO_PIECE_TO` (a null move; not kept when continuation history is off).
+    pub(super) piece_to: [u32; MAX_PLY + 2],
+    /// The move a singular search leaves out at each ply (null: none).
+    pub(super) excluded: [G::Move; MAX_PLY + 2],
+    /// Empty unless `features.corr_hist`.
+    pub(super) corr: CorrectionHistory,
     pub(super) killers: Vec<[G::Move; 2]>,
     pub(super) pv: Vec<[G::Move; MAX_PLY]>,
     pub(super) pv_len: [usize; MAX_PLY + 1],
@@ -126,6 +141,14 @@ impl<'a, G: Game> Worker<'a, G> {
             seldepth: 0,
             stopped: false,
             history: History::new(G::HISTORY_SIZE),
+            cont_hist: ContinuationHistory::new(if shared.features.cont_hist {
+                G::PIECE_TO_SIZE
+            } else {
+                0
+            }),
+            piece_to: [NO_PIECE_TO; MAX_PLY + 2],
+            corr: CorrectionHistory::new(shared.features.corr_hist),
+            excluded: [G::Move::default(); MAX_PLY + 2],
             killers: vec![[G::Move::default(); 2]; MAX_PLY + 2],
             pv: vec![[G::Move::default(); MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -188,6 +211,14 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.id == 0 && !shared.control.pondering() && shared.time.past_hard() {
                 shared.control.stop();
             }
+            if self.id == 0
+                && self.completed_depth > 0
+                && shared
+                    .node_cap
+                    .is_some_and(|cap| self.total_nodes_fast() >= cap)
+            {
+                shared.control.stop();
+            }
         }
         if self.nodes & 255 == 0 && shared.control.stopped() {
             self.stopped = true;
@@ -209,6 +240,85 @@ impl<'a, G: Game> Worker<'a, G> {
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
     }
 
+    /// The static evaluation `raw` of the current position, corrected by correction
+    /// history when it is on.
+    #[inline]
+    pub(super) fn corrected(&self, raw: Score) -> Score {
+        if !self.features.corr_hist {
+            return raw;
+        }
+        let keys = self.pos.correction_keys();
+        let side = self.pos.side_to_move();
+        self.corr.correct(side, &keys, raw, self.params.corr_weight)
+    }
+
+    /// A search of `depth` here found `best` (with `bound`) where the corrected static
+    /// evaluation said `static_eval`: teach correction history the difference, when the
+    /// result is a real value on the side it is a bound of.
+    pub(super) fn learn_correction(
+        &mut self,
+        depth: i32,
+        best: Score,
+        bound: TtBound,
+        static_eval: Score,
+    ) {
+        let informative = match bound {
+            TtBound::Lower => best > static_eval,
+            TtBound::Upper => best < static_eval,
+            TtBound::Exact => true,
+            TtBound::None => false,
+        };
+        if !self.features.corr_hist || !informative || best.abs() >= MATE_BOUND {
+            return;
+        }
+        let keys = self.pos.correction_keys();
+        let side = self.pos.side_to_move();
+        self.corr.update(side, &keys, depth, best - static_eval);
+    }
+
+    /// The moves one and two plies before the node at `ply` (their piece-to indices), as
+    /// far as there are such moves; none when continuation history is off.
+    #[inline]
+    fn continued(&self, ply: usize) -> [u32; 2] {
+        if !self.features.cont_hist {
+            return [NO_PIECE_TO; 2];
+        }
+        let back = |n: usize| {
+            if ply >= n {
+                self.piece_to[ply - n]
+            } else {
+                NO_PIECE_TO
+            }
+        };
+        [back(1), back(2)]
+    }
+
+    /// Ordering score of a quiet move at the node at `ply`: its butterfly history plus its
+    /// continuation history after the last two moves.
+    #[inline]
+    pub(super) fn quiet_score(&self, mv: G::Move, ply: usize) -> i32 {
+        let mut s = self
+            .history
+            .get(self.pos.side_to_move(), self.pos.history_index(mv));
+        let prev = self.continued(ply);
+        if prev != [NO_PIECE_TO; 2] {
+            let pt = self.pos.piece_to_index(mv);
+            for p in prev.into_iter().filter(|&p| p != NO_PIECE_TO) {
+                s += self.cont_hist.get(p, pt);
+            }
+        }
+        s
+    }
+
+    /// Record the move about to be searched from the node at `ply` (`None`: a null move)
+    /// for its descendants' continuation history.
+    #[inline(always)]
+    pub(super) fn note_move(&mut self, mv: Option<G::Move>, ply: usize) {
+        if self.features.cont_hist {
+            self.piece_to[ply] = mv.map_or(NO_PIECE_TO, |m| self.pos.piece_to_index(m) as u32);
+        }
+    }
+
     /// A quiet move caused a cutoff: it becomes a killer, gains history, and the quiet
     /// moves tried before it lose some.
     pub(super) fn reward_quiet(
@@ -225,12 +335,15 @@ impl<'a, G: Game> Worker<'a, G> {
         let side = self.pos.side_to_move();
         let bonus = (depth * depth * self.params.history_bonus_per_depth2)
             .min(self.params.history_bonus_max);
+        let prev = self.continued(ply);
         for &q in quiets.iter() {
-            let idx = self.pos.history_index(q);
-            if q == mv {
-                self.history.update(side, idx, bonus);
-            } else {
-                self.history.update(side, idx, -bonus);
+            let b = if q == mv { bonus } else { -bonus };
+            self.history.update(side, self.pos.history_index(q), b);
+            if prev != [NO_PIECE_TO; 2] {
+                let pt = self.pos.piece_to_index(q);
+                for p in prev.into_iter().filter(|&p| p != NO_PIECE_TO) {
+                    self.cont_hist.update(p, pt, b);
+                }
             }
         }
     }

@@ -2,8 +2,8 @@
 //! driven through protocol.md by an actor task that owns it. The game sends `Think`/`Stop`;
 //! the actor reports `Ready`, live `Info`, the `BestMove` and, if the process dies or
 //! stalls, `Died`. Dropping the handle ends the actor, which quits and kills the process,
-//! so an engine never outlives its game. Levels map to protocol options and `go` limits in
-//! one place (`plan`).
+//! so an engine never outlives its game. Levels map to the `Level` option and a `go` limit
+//! in one place (`plan`).
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -23,54 +23,34 @@ const HASH_MB: u32 = 16;
 /// Tinh's strength in a game: a level 1..=5, or full strength (`None`).
 pub type Level = Option<u8>;
 
-/// How Tinh plays a level: the options to set and the `go` line. `note` says what was
-/// done when the engine lacks the `Level` option.
+/// How Tinh plays a level: the options to set and the `go` line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub setoptions: Vec<String>,
     pub go: String,
     /// Upper bound of one search, for the stall deadline.
     pub budget: Duration,
-    pub note: Option<String>,
 }
 
-/// The one mapping from a level to engine settings. With the engine's `Level` option
-/// (issue 12) the level sets it and `go movetime` only caps the time; without it the
-/// level becomes a fixed depth and time (level 1 answers at once, full strength thinks
-/// up to 3 s), so the board stays playable and every move comes within seconds.
-pub fn plan(level: Level, engine_has_level: bool) -> Plan {
+/// The one mapping from a level to engine settings: the engine's `Level` option (its
+/// node budget sets the strength, protocol.md) and a `go movetime` that only caps the
+/// time, so that every move comes within seconds even on a loaded machine; full strength
+/// thinks 3 s.
+pub fn plan(level: Level) -> Plan {
     const CAP_MS: [u64; 5] = [300, 500, 800, 1200, 2000];
-    const DEPTH: [u32; 5] = [1, 2, 4, 6, 8];
-    const FALLBACK_MS: [u64; 5] = [100, 300, 600, 1000, 1500];
     const FULL_MS: u64 = 3000;
     match level {
         None => Plan {
             setoptions: Vec::new(),
             go: format!("go movetime {FULL_MS}"),
             budget: Duration::from_millis(FULL_MS),
-            note: None,
         },
-        Some(n) if engine_has_level => {
+        Some(n) => {
             let i = usize::from(n.clamp(1, 5)) - 1;
             Plan {
                 setoptions: vec![format!("setoption name Level value {}", i + 1)],
                 go: format!("go movetime {}", CAP_MS[i]),
                 budget: Duration::from_millis(CAP_MS[i]),
-                note: None,
-            }
-        }
-        Some(n) => {
-            let i = usize::from(n.clamp(1, 5)) - 1;
-            Plan {
-                setoptions: Vec::new(),
-                go: format!("go depth {} movetime {}", DEPTH[i], FALLBACK_MS[i]),
-                budget: Duration::from_millis(FALLBACK_MS[i]),
-                note: Some(format!(
-                    "this engine has no Level option: level {} searches to depth {} (at most {} ms)",
-                    i + 1,
-                    DEPTH[i],
-                    FALLBACK_MS[i]
-                )),
             }
         }
     }
@@ -141,7 +121,7 @@ impl Info {
 /// What the game is told by its engine.
 #[derive(Debug)]
 pub enum Event {
-    /// Handshake done; `note` when the level had to be approximated.
+    /// Handshake done; `note` when the engine refused part of its set-up.
     Ready {
         note: Option<String>,
     },
@@ -289,15 +269,16 @@ impl Proc {
     }
 }
 
-/// `uci`, the variant, the level (or its fallback), `isready`.
-async fn handshake(p: &mut Proc, variant: Variant, level: Level) -> Result<Plan, String> {
+/// `uci`, the variant, the level, `isready`. Returns the plan, and a note for the board
+/// if the engine refused part of its set-up.
+async fn handshake(
+    p: &mut Proc,
+    variant: Variant,
+    level: Level,
+) -> Result<(Plan, Option<String>), String> {
     p.send("uci").await?;
-    let mut has_level = false;
-    p.until("uciok", |l| {
-        has_level |= l.starts_with("option name Level type");
-    })
-    .await?;
-    let mut plan = plan(level, has_level);
+    p.until("uciok", |_| {}).await?;
+    let plan = plan(level);
     let mut setup = vec![
         format!("setoption name UCI_Variant value {}", variant.name()),
         format!("setoption name Hash value {HASH_MB}"),
@@ -315,14 +296,14 @@ async fn handshake(p: &mut Proc, variant: Variant, level: Level) -> Result<Plan,
         }
     })
     .await?;
-    if !refused.is_empty() {
+    let note = (!refused.is_empty()).then(|| {
         log::info!("engine refused part of its set-up: {}", refused.join("; "));
-        if level.is_some() && has_level {
-            // The option is listed but refused the value: play the fallback limits.
-            plan = self::plan(level, false);
-        }
-    }
-    Ok(plan)
+        format!(
+            "the engine refused part of its set-up: {}",
+            refused.join("; ")
+        )
+    });
+    Ok((plan, note))
 }
 
 /// The actor: start, hand-shake, then serve `Think`/`Stop` until the game drops its
@@ -335,10 +316,8 @@ async fn run(
     sink: &Sink,
 ) -> Result<(), String> {
     let mut p = Proc::spawn(variant)?;
-    let plan = handshake(&mut p, variant, level).await?;
-    if !sink(Event::Ready {
-        note: plan.note.clone(),
-    }) {
+    let (plan, note) = handshake(&mut p, variant, level).await?;
+    if !sink(Event::Ready { note }) {
         p.quit().await;
         return Ok(());
     }
@@ -409,23 +388,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn levels_map_to_options_or_fallback_limits() {
-        let p = plan(Some(1), false);
-        assert_eq!(p.go, "go depth 1 movetime 100");
-        assert!(p.setoptions.is_empty());
-        assert!(p.note.unwrap().contains("level 1"));
-        let p = plan(Some(3), true);
+    fn levels_map_to_the_level_option_and_a_time_cap() {
+        let p = plan(Some(3));
         assert_eq!(p.setoptions, ["setoption name Level value 3"]);
         assert_eq!(p.go, "go movetime 800");
-        assert_eq!(p.note, None);
-        let p = plan(None, true);
+        let p = plan(None);
         assert!(p.setoptions.is_empty());
         assert_eq!(p.go, "go movetime 3000");
         // Every level answers within a few seconds.
         for l in [None, Some(1), Some(2), Some(3), Some(4), Some(5)] {
-            for has in [false, true] {
-                assert!(plan(l, has).budget <= Duration::from_secs(3));
-            }
+            assert!(plan(l).budget <= Duration::from_secs(3));
         }
     }
 
