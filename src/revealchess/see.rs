@@ -114,6 +114,7 @@ pub fn see_ge(p: &Pos, mv: Move, threshold: Score, value: &[Score; 6]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::fen;
+    use super::super::movegen::mv;
     use super::*;
 
     const V: [Score; 6] = [100, 320, 330, 500, 900, 2000];
