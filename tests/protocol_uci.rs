@@ -689,6 +689,38 @@ fn outcome_lines_break_a_revealing_move_down_by_reveal() {
     t.quit();
 }
 
+/// A forced mate through a reveal: every iteration lists each reveal once, each a mate
+/// (the win is resolved exactly after the mean found every outcome beyond its range).
+#[test]
+fn outcome_lines_of_a_mate_through_a_reveal_come_once_per_reveal() {
+    let mut t = Tinh::start(&["--variant", "revealchess"]);
+    t.silent("position fen 3rkr2/3p1p2/8/8/8/3n4/4X3/K3R3 w - - 0 1 Q1R2B2N2P8");
+    let (best, infos) = t.go("go depth 3");
+    assert_eq!(best.as_deref(), Some("e2d3"), "{infos:?}");
+    let mut checked = 0;
+    for (i, l) in infos.iter().enumerate() {
+        if !l.starts_with("info depth ") || !l.contains(" pv ") {
+            continue;
+        }
+        assert!(l.contains(" score mate 1 "), "{l}");
+        let outcomes: Vec<&String> = infos[i + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("info string outcome "))
+            .collect();
+        assert_eq!(
+            outcomes.len(),
+            5,
+            "one line per reveal type after '{l}': {infos:?}"
+        );
+        for o in &outcomes {
+            assert!(o.contains(" score mate 1"), "{o}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 0, "{infos:?}");
+    t.quit();
+}
+
 #[test]
 fn chess_session() {
     let mut t = Tinh::start(&["--variant", "chess"]);

@@ -332,6 +332,11 @@ impl<'a, G: Game> Worker<'a, G> {
         ply: usize,
     ) -> (Score, TtBound) {
         let bound = self.params.chance_bound;
+        if ply == 0 {
+            // Called after `chance_mean` found every outcome beyond the range: these
+            // values replace the ones it noted.
+            self.root_outcomes.clear();
+        }
         let (mut lo, mut hi) = (INFINITY, -INFINITY);
         let (mut all_win, mut all_loss) = (true, true);
         for &(o, w) in outcomes.as_slice() {
