@@ -17,6 +17,7 @@ fn info<M>(pv: Vec<M>) -> Info<M> {
         hashfull: 3,
         time_ms: 50,
         pv,
+        stats: Default::default(),
     }
 }
 

@@ -586,6 +586,141 @@ fn revealchess_session_with_reveal_and_backup_letters() {
     t.quit();
 }
 
+/// One `info string outcome ...` line (protocol.md 5.1), its fields by name.
+struct OutcomeLine {
+    depth: u32,
+    multipv: u32,
+    mv: String,
+    outcome: String,
+    weight: i64,
+    total: i64,
+    cp: i64,
+    pv: Vec<String>,
+}
+
+fn parse_outcome_line(l: &str) -> Result<OutcomeLine, String> {
+    let t: Vec<&str> = l.split_whitespace().collect();
+    let head = ["info", "string", "outcome", "depth"];
+    if t.len() < 15 || t[..4] != head || t[5] != "multipv" || t[7] != "move" {
+        return Err(format!("not an outcome line: {l}"));
+    }
+    if t[9] != "outcome" || t[11] != "probability" || t[13] != "score" || t[14] != "cp" {
+        return Err(format!("fields out of order: {l}"));
+    }
+    let num = |s: &str| s.parse::<i64>().map_err(|_| format!("'{s}' in {l}"));
+    let (w, total) = t[12].split_once('/').ok_or(format!("probability in {l}"))?;
+    let rest = &t[16..];
+    let pv = match rest.first() {
+        None => Vec::new(),
+        Some(&"pv") if rest.len() > 1 => rest[1..].iter().map(|m| m.to_string()).collect(),
+        _ => return Err(format!("after the score: {l}")),
+    };
+    Ok(OutcomeLine {
+        depth: num(t[4])? as u32,
+        multipv: num(t[6])? as u32,
+        mv: t[8].to_string(),
+        outcome: t[10].to_string(),
+        weight: num(w)?,
+        total: num(total)?,
+        cp: num(t[15])?,
+        pv,
+    })
+}
+
+/// After each iteration of a line whose move reveals, one `info string outcome` line per
+/// reveal type: the probabilities add up to one, the mean of the outcome scores is the
+/// line's (expected) score, and each outcome's pv is legal after the move with that reveal.
+#[test]
+fn outcome_lines_break_a_revealing_move_down_by_reveal() {
+    let mut t = Tinh::start(&["--variant", "revealchess"]);
+    let start = "position startpos moves e2e4P e7e5P";
+    t.silent(start);
+    let (root_divide, _) = t.perft(1);
+    let (best, infos) = t.go("go depth 3");
+    assert!(best.is_some());
+    let mut checked = 0;
+    for (i, l) in infos.iter().enumerate() {
+        if !l.starts_with("info depth ") || l.contains("bound") || !l.contains(" pv ") {
+            continue;
+        }
+        let field = |key: &str| l.split(key).nth(1).unwrap().split(' ').next().unwrap();
+        let depth: u32 = field("info depth ").parse().unwrap();
+        let score: i64 = field(" score cp ").parse().unwrap();
+        let first = field(" pv ").to_string();
+        let outcomes: Vec<OutcomeLine> = infos[i + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("info string outcome "))
+            .map(|l| parse_outcome_line(l).unwrap_or_else(|e| t.fail(&e)))
+            .collect();
+        if root_divide.iter().any(|(m, _)| *m == first) {
+            assert!(
+                outcomes.is_empty(),
+                "outcomes of a move that reveals nothing: {l}"
+            );
+            continue;
+        }
+        // After e2e4P e7e5P White's pool holds Q R2 B2 N2 P7: five types, 14 pieces.
+        assert_eq!(outcomes.len(), 5, "one line per type after '{l}'");
+        assert_eq!(outcomes[0].total, 14);
+        assert_eq!(outcomes.iter().map(|o| o.weight).sum::<i64>(), 14);
+        let sum: i64 = outcomes.iter().map(|o| o.weight * o.cp).sum();
+        assert_eq!(sum.div_euclid(14), score, "mean of the outcomes of '{l}'");
+        for o in &outcomes {
+            assert_eq!((o.depth, o.multipv), (depth, 1));
+            assert_eq!(o.mv, first);
+            assert!(
+                root_divide.iter().any(|(m, _)| *m == o.outcome),
+                "{}",
+                o.outcome
+            );
+            // The continuation is legal move by move after the reveal.
+            let mut line = format!("{start} {}", o.outcome);
+            for m in &o.pv {
+                t.silent(&line);
+                let (divide, _) = t.perft(1);
+                let named = with_outcome(&divide, m, 0)
+                    .unwrap_or_else(|| t.fail(&format!("'{m}' is not legal after '{line}'")));
+                line = format!("{line} {named}");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 0, "no iteration of a revealing move: {infos:?}");
+    t.quit();
+}
+
+/// A forced mate through a reveal: every iteration lists each reveal once, each a mate
+/// (the win is resolved exactly after the mean found every outcome beyond its range).
+#[test]
+fn outcome_lines_of_a_mate_through_a_reveal_come_once_per_reveal() {
+    let mut t = Tinh::start(&["--variant", "revealchess"]);
+    t.silent("position fen 3rkr2/3p1p2/8/8/8/3n4/4X3/K3R3 w - - 0 1 Q1R2B2N2P8");
+    let (best, infos) = t.go("go depth 3");
+    assert_eq!(best.as_deref(), Some("e2d3"), "{infos:?}");
+    let mut checked = 0;
+    for (i, l) in infos.iter().enumerate() {
+        if !l.starts_with("info depth ") || !l.contains(" pv ") {
+            continue;
+        }
+        assert!(l.contains(" score mate 1 "), "{l}");
+        let outcomes: Vec<&String> = infos[i + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("info string outcome "))
+            .collect();
+        assert_eq!(
+            outcomes.len(),
+            5,
+            "one line per reveal type after '{l}': {infos:?}"
+        );
+        for o in &outcomes {
+            assert!(o.contains(" score mate 1"), "{o}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 0, "{infos:?}");
+    t.quit();
+}
+
 #[test]
 fn chess_session() {
     let mut t = Tinh::start(&["--variant", "chess"]);
@@ -1109,6 +1244,43 @@ fn analyse_prints_board_iterations_and_best_move() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("error"));
+}
+
+/// From the Reveal Chess start every move reveals: the analysis labels its scores as
+/// expected values and ends with the best move's value broken down by reveal, one row per
+/// type in the pool whose probabilities add up to the whole pool.
+#[test]
+fn analyse_breaks_a_revealing_best_move_down_by_outcome() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tinh"))
+        .args(["analyse", "--variant", "revealchess", "--depth", "3"])
+        .output()
+        .expect("run analyse");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("scores are expected values"), "{text}");
+    let best = text
+        .lines()
+        .find_map(|l| l.strip_prefix("best move: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(best.contains("expected score"), "{best}");
+    let mv = best.split([',', ' ']).next().unwrap();
+    let head = format!("{mv} by outcome (depth 3)");
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with(&head))
+        .skip(2)
+        .collect();
+    assert_eq!(table.len(), 5, "one row per reveal type: {text}");
+    let mut sum = 0;
+    for row in &table {
+        let f: Vec<&str> = row.split_whitespace().collect();
+        assert!(f[0].starts_with(mv) && f[0].len() == mv.len() + 1, "{row}");
+        let (w, t) = f[1].split_once('/').unwrap_or_else(|| panic!("{row}"));
+        assert_eq!(t, "15", "{row}");
+        sum += w.parse::<u32>().unwrap();
+        assert!(f.len() >= 5, "a value and a continuation: {row}");
+    }
+    assert_eq!(sum, 15, "{text}");
 }
 
 // ----- python-chess ----------------------------------------------------------------------

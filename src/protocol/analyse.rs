@@ -5,8 +5,8 @@
 use super::format::{format_score, move_names};
 use super::options::{Settings, parse_setoption};
 use super::{build_position, check_spin};
-use crate::game::Game;
-use crate::search::{self, Bound, Info, Limits, Options, Report, Searcher};
+use crate::game::{ChanceList, Game, MoveList};
+use crate::search::{self, Bound, Info, Limits, Options, OutcomeInfo, Report, Searcher};
 use crate::variant::Variant;
 use std::io::Write;
 use std::time::Instant;
@@ -48,6 +48,10 @@ pub struct AnalyseArgs {
     /// Chess rule) or a search parameter (`--option RfpMargin=90`); repeatable.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
+    /// After each iteration, show where the nodes went (inner nodes by kind, quiescence,
+    /// chance nodes, outcome searches by depth reduction).
+    #[arg(long)]
+    pub stats: bool,
 }
 
 /// A score as a reader wants it: `+1.23` (pawns, side to move's view) or `#3` / `#-3`.
@@ -153,14 +157,20 @@ pub fn run(variant: Variant, args: AnalyseArgs) -> Result<(), String> {
         limits.depth = Some(DEFAULT_DEPTH);
         limits.movetime = Some(DEFAULT_TIME_CAP_MS);
         format!(
-            "depth {DEFAULT_DEPTH} (at most {} s)",
+            "until depth {DEFAULT_DEPTH} or {} s, whichever comes first",
             DEFAULT_TIME_CAP_MS / 1000
         )
     };
     let opts = settings.search_options();
     let searcher = Searcher::try_new(settings.hash_mb)
         .map_err(|e| format!("--hash {}: {e}", settings.hash_mb))?;
-    with_game!(&pos, g => analyse(g, variant, &what, &limits.with_searchmoves(Vec::new()), &opts, &searcher))
+    let show = Show { stats: args.stats };
+    with_game!(&pos, g => analyse(g, variant, &what, &limits.with_searchmoves(Vec::new()), &opts, &searcher, &show))
+}
+
+/// How the analysis is shown, apart from the search's settings.
+struct Show {
+    stats: bool,
 }
 
 fn analyse<G: Game>(
@@ -170,6 +180,7 @@ fn analyse<G: Game>(
     limits: &Limits<G::Move>,
     opts: &Options,
     searcher: &Searcher,
+    show: &Show,
 ) -> Result<(), String> {
     let out = std::io::stdout();
     let say = |s: &str| {
@@ -185,19 +196,38 @@ fn analyse<G: Game>(
         return Ok(());
     }
     let stm = g.side_names()[g.side_to_move().min(1)];
+    let chance = has_chance_moves(g);
+    let scores = if chance {
+        format!("scores are expected values (the mean over the reveals to come) from {stm}'s view")
+    } else {
+        format!("scores from {stm}'s view")
+    };
     say(&format!(
-        "Analysing {variant} ({stm} to move): {what}, {} thread{}, {} MiB hash, \
-         scores from {stm}'s view",
+        "Analysing {variant} ({stm} to move): {what}, {} thread{}, {} MiB hash, {scores}",
         opts.threads,
         if opts.threads == 1 { "" } else { "s" },
         searcher.hash_mb(),
     ));
     let start = Instant::now();
     let multipv = opts.multipv;
-    let report = move |r: Report<G::Move>| {
-        if let Report::Iteration(info) = r {
+    // The outcomes of the best line's first move, as the last iteration valued them.
+    let outcomes = std::sync::Mutex::new(Vec::<OutcomeInfo<G::Move>>::new());
+    let report = |r: Report<G::Move>| match r {
+        Report::Iteration(info) => {
             say(&readable_info(g, &info, multipv));
+            if show.stats && info.multipv == 1 {
+                say(&format!("  nodes: {}", info.stats.summary()));
+            }
+            // A new exact line replaces the breakdown; a bound line (an aspiration fail)
+            // has none, and the last exact one still stands.
+            if info.multipv == 1 && info.bound == Bound::Exact {
+                outcomes.lock().unwrap_or_else(|e| e.into_inner()).clear();
+            }
         }
+        Report::Outcome(o) if o.multipv == 1 => {
+            outcomes.lock().unwrap_or_else(|e| e.into_inner()).push(o);
+        }
+        _ => {}
     };
     let result = searcher.search(g, limits, opts, &report);
     let secs = start.elapsed().as_secs_f64();
@@ -208,12 +238,63 @@ fn analyse<G: Game>(
         _ => "none".to_string(),
     };
     say(&format!(
-        "best move: {best}, score {}, depth {}, {} nodes in {secs:.2} s",
+        "best move: {best}, {}score {}, depth {}, {} nodes in {secs:.2} s",
+        if chance { "expected " } else { "" },
         readable_score(result.score),
         result.depth,
         result.nodes
     ));
+    let outcomes = outcomes.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(best) = result.best
+        && outcomes.first().is_some_and(|o| o.mv == best)
+    {
+        say(&outcome_table(g, &outcomes));
+    }
     Ok(())
+}
+
+/// Whether some legal move here has chance outcomes (then scores are expected values).
+fn has_chance_moves<G: Game>(g: &G) -> bool {
+    let mut list = MoveList::new();
+    g.generate_moves(&mut list);
+    let mut chances = ChanceList::default();
+    list.iter().any(|&m| {
+        chances.clear();
+        g.chance(m, &mut chances)
+    })
+}
+
+/// The best move's value broken down by outcome: one aligned row per outcome with its
+/// probability, value and continuation, then the expected value they make.
+fn outcome_table<G: Game>(g: &G, outcomes: &[OutcomeInfo<G::Move>]) -> String {
+    let first = &outcomes[0];
+    let mut s = format!(
+        "{} by outcome (depth {}): each outcome's probability, value and continuation\n",
+        g.move_to_string(first.mv),
+        first.depth
+    );
+    s.push_str(&format!(
+        "  {:<10} {:>13}  {:>8}  continuation\n",
+        "outcome", "probability", "score"
+    ));
+    for o in outcomes {
+        let bound = match o.bound {
+            Bound::Exact => "",
+            Bound::Lower => ">=",
+            Bound::Upper => "<=",
+        };
+        let mut after = g.clone();
+        after.make(o.mv, o.outcome);
+        s.push_str(&format!(
+            "  {:<10} {:>6} {:>5.1}%  {:>8}  {}\n",
+            g.move_outcome_to_string(o.mv, o.outcome),
+            format!("{}/{}", o.weight, o.total),
+            100.0 * o.weight as f64 / o.total.max(1) as f64,
+            format!("{bound}{}", readable_score(o.score)),
+            move_names(&after, &o.pv).join(" ")
+        ));
+    }
+    s.trim_end().to_string()
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use crate::eval::Evaluator;
 use crate::game::{ChanceList, Game, MATE, MATE_BOUND, NO_OUTCOME, Score};
-use crate::search::{Bound, Info, Report, SearchResult};
+use crate::search::{Bound, Info, OutcomeInfo, Report, SearchResult};
 
 /// `score cp N` or `score mate N` (moves, negative when the side to move is mated).
 pub fn format_score(score: Score) -> String {
@@ -13,6 +13,15 @@ pub fn format_score(score: Score) -> String {
         format!("mate -{}", (MATE + score) / 2)
     } else {
         format!("cp {score}")
+    }
+}
+
+/// What follows a score that is only a bound: ` lowerbound` or ` upperbound`.
+fn bound_words(b: Bound) -> &'static str {
+    match b {
+        Bound::Exact => "",
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
     }
 }
 
@@ -36,18 +45,13 @@ pub fn move_names<G: Game>(pos: &G, moves: &[G::Move]) -> Vec<String> {
 /// `info depth D seldepth S multipv K score cp X|mate N [lowerbound|upperbound] nodes N
 /// nps N hashfull H time T pv ...`
 pub fn format_info<G: Game>(pos: &G, info: &Info<G::Move>) -> String {
-    let bound = match info.bound {
-        Bound::Exact => "",
-        Bound::Lower => " lowerbound",
-        Bound::Upper => " upperbound",
-    };
     let mut s = format!(
         "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {}",
         info.depth,
         info.seldepth,
         info.multipv,
         format_score(info.score),
-        bound,
+        bound_words(info.bound),
         info.nodes,
         info.nps,
         info.hashfull,
@@ -60,9 +64,35 @@ pub fn format_info<G: Game>(pos: &G, info: &Info<G::Move>) -> String {
     s
 }
 
+/// `info string outcome depth D multipv K move M outcome MO probability W/T score cp X|mate
+/// N [lowerbound|upperbound] [pv ...]`: one chance outcome of a line's first move (`MO` is
+/// the move with the outcome, as `position ... moves` writes it; the pv is played from the
+/// position after it).
+pub fn format_outcome<G: Game>(pos: &G, o: &OutcomeInfo<G::Move>) -> String {
+    let mut s = format!(
+        "info string outcome depth {} multipv {} move {} outcome {} probability {}/{} score {}{}",
+        o.depth,
+        o.multipv,
+        pos.move_to_string(o.mv),
+        pos.move_outcome_to_string(o.mv, o.outcome),
+        o.weight,
+        o.total,
+        format_score(o.score),
+        bound_words(o.bound)
+    );
+    if !o.pv.is_empty() {
+        let mut after = pos.clone();
+        after.make(o.mv, o.outcome);
+        s.push_str(" pv ");
+        s.push_str(&move_names(&after, &o.pv).join(" "));
+    }
+    s
+}
+
 pub fn format_report<G: Game>(pos: &G, r: &Report<G::Move>) -> String {
     match r {
         Report::Iteration(info) => format_info(pos, info),
+        Report::Outcome(o) => format_outcome(pos, o),
         Report::CurrMove { depth, mv, number } => format!(
             "info depth {depth} currmove {} currmovenumber {number}",
             pos.move_to_string(*mv)

@@ -87,6 +87,14 @@ const OPTIONS: &[OptSpec] = &[
         name: "EvalFile",
         kind: OptKind::Text,
     },
+    OptSpec {
+        name: "Search_ChanceNonPv",
+        kind: OptKind::Check { default: false },
+    },
+    OptSpec {
+        name: "Search_ChanceReduction",
+        kind: OptKind::Check { default: false },
+    },
 ];
 
 fn rule_spec(o: RuleOption) -> OptSpec {

@@ -156,7 +156,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 };
                 rm.pv.clear();
                 rm.pv.push(mv);
-                if !step.has_chance() {
+                if step.has_chance() {
+                    std::mem::swap(&mut rm.outcomes, &mut self.root_outcomes);
+                } else {
                     rm.pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
                 }
             } else {
@@ -177,8 +179,8 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Principal-variation search of one move at a node of `depth`: the first move with
     /// the full window; later ones with a null window at depth reduced by `r`, again at
-    /// full depth if that beats alpha, and at a PV node with the full window if the value
-    /// lands inside it.
+    /// full depth if that beats alpha, and with the full window if the value lands inside
+    /// a wide window (a PV node, or a non-PV node that needs an exact value).
     fn pvs_value<NT: NodeType>(
         &mut self,
         step: &Step<G::Move>,
@@ -202,6 +204,8 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if NT::PV && score > alpha && score < beta {
             score = self.move_value::<Pv>(step, d, alpha, beta, ply, false);
+        } else if !NT::PV && beta - alpha > 1 && score > alpha && score < beta {
+            score = self.move_value::<NonPv>(step, d, alpha, beta, ply, false);
         }
         score
     }
@@ -221,7 +225,7 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> Score {
         self.note_move(Some(step.mv), ply);
         if step.has_chance() {
-            self.chance_value(step, depth, alpha, beta, ply)
+            self.chance_value::<NT>(step, depth, alpha, beta, ply)
         } else {
             self.make(step.mv, NO_OUTCOME);
             self.shared.tt.prefetch(self.pos.key());
@@ -242,11 +246,14 @@ impl<'a, G: Game> Worker<'a, G> {
         ply: usize,
         cut_node: bool,
     ) -> Score {
-        // Chance nodes hand their outcomes arbitrary windows: any window wider than null
-        // needs an exact answer inside it, so it is searched as a PV node.
-        if !NT::PV && beta - alpha > 1 {
+        // Chance nodes hand their outcomes arbitrary windows. A window wider than null
+        // needs an exact answer inside it: without `chance_nonpv` such a node is searched
+        // as a PV node; with it, as a non-PV node that re-searches inside its window.
+        if !NT::PV && beta - alpha > 1 && !self.features.chance_nonpv {
+            self.entered_wide = true;
             return self.search::<Pv>(depth, alpha, beta, ply, cut_node);
         }
+        let entered_wide = NT::PV && std::mem::take(&mut self.entered_wide);
         if NT::PV {
             self.pv_len[ply] = ply;
         }
@@ -273,6 +280,13 @@ impl<'a, G: Game> Worker<'a, G> {
         self.tick();
         if self.stopped {
             return 0;
+        }
+        if entered_wide || (!NT::PV && beta - alpha > 1) {
+            self.stats.wide_nodes += 1;
+        } else if NT::PV {
+            self.stats.pv_nodes += 1;
+        } else {
+            self.stats.null_window_nodes += 1;
         }
         if ply > self.seldepth {
             self.seldepth = ply;

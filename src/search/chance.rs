@@ -4,9 +4,11 @@
 //! Inside quiescence a chance move is valued by the mean of its outcomes' static
 //! evaluations instead (`chance_static`).
 
-use super::alphabeta::{NonPv, Step, outcome_score};
+use super::Bound;
+use super::alphabeta::{NodeType, NonPv, Pv, Step, outcome_score};
+use super::stats::REDUCTION_BUCKETS;
 use super::tt::{TtBound, score_to_tt};
-use super::worker::Worker;
+use super::worker::{OutcomeLine, Worker};
 use crate::eval::Evaluator;
 use crate::game::*;
 
@@ -31,7 +33,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// with pruning on the window is Star1's: only what could still move the mean across
     /// (alpha, beta), assuming unsearched outcomes at ±B; the node cuts off as soon as
     /// the mean is decided.
-    pub(super) fn chance_value(
+    pub(super) fn chance_value<NT: NodeType>(
         &mut self,
         step: &Step<G::Move>,
         depth: i32,
@@ -40,21 +42,31 @@ impl<'a, G: Game> Worker<'a, G> {
         ply: usize,
     ) -> Score {
         let mv = step.mv;
+        self.stats.chance_nodes += 1;
+        if ply == 0 {
+            self.root_outcomes.clear();
+        }
         let ckey = chance_key(self.pos.key(), mv.to_u16());
+        // A root move on the principal variation is searched for its outcomes' lines.
         if let Some(hit) = self.shared.tt.probe(ckey)
+            && !(NT::PV && ply == 0)
             && hit.depth >= depth
             && let Some(s) = hit.cutoff(alpha, beta, ply + 1)
         {
+            self.stats.chance_tt_cuts += 1;
             return s;
         }
         let mut outcomes = step.chances;
         // Likely outcomes first: they move the mean most, so cutoffs come sooner.
         outcomes.sort_by_weight();
         let b = self.params.chance_bound;
-        let (value, bound) = if alpha >= b || beta <= -b {
+        let (value, bound) = if !NT::PV && depth <= self.params.chance_static_depth {
+            // The same whatever the window.
+            (self.chance_static(mv, &outcomes, ply), TtBound::Exact)
+        } else if alpha >= b || beta <= -b {
             self.chance_decisive(mv, &outcomes, depth, alpha, beta, ply)
         } else {
-            self.chance_mean(mv, &outcomes, depth, alpha, beta, ply)
+            self.chance_mean::<NT>(mv, &outcomes, depth, alpha, beta, ply)
         };
         if self.stopped {
             return 0;
@@ -76,7 +88,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// the lower bounds is >= beta. What is left is Star1 with those bounds in place of
     /// ±B: each outcome is searched with the window that could still move the mean across
     /// (alpha, beta). With pruning off every outcome gets the window [-B-1, B+1].
-    fn chance_mean(
+    fn chance_mean<NT: NodeType>(
         &mut self,
         mv: G::Move,
         outcomes: &ChanceList,
@@ -98,70 +110,103 @@ impl<'a, G: Game> Worker<'a, G> {
                 0
             }
         });
+        // The mean is taken of W(value) (see `mean.rs`); the node's value is F(sum).
+        let m = &self.chance_mean;
+        let (w_a, w_b) = (total * m.w(a), total * m.w(b));
         let mut lo = [-cb; 8];
         let mut hi = [cb; 8];
-        // Weighted sums of the bounds; the mean is decided once one crosses the window.
-        let mut sum_lo: i64 = -cb * total;
-        let mut sum_hi: i64 = cb * total;
+        // Weighted sums of W of the bounds; the mean is decided once one crosses the window.
+        let mut sum_lo: i64 = m.w(-cb) * total;
+        let mut sum_hi: i64 = m.w(cb) * total;
+        let reductions = self.outcome_reductions::<NT>(outcomes, depth, ply);
         if star && b - a == 1 {
+            let mut probe_sum = 0i64;
             for k in 0..n {
                 let o = outcomes.as_slice()[k].0;
                 self.make(mv, o);
-                let v =
-                    -self.search::<NonPv>(depth, -(a as Score + 1), -(a as Score), ply + 1, false)
-                        as i64;
+                let d = self.outcome_depth(depth, reductions[k]);
+                let v = -self.search::<NonPv>(d, -(a as Score + 1), -(a as Score), ply + 1, false)
+                    as i64;
                 self.unmake();
                 if self.stopped {
                     return (0, TtBound::None);
                 }
+                let m = &self.chance_mean;
+                probe_sum += w[k] * m.w(v.clamp(-cb, cb));
                 if v > a {
                     let l = v.min(cb);
-                    sum_lo += w[k] * (l - lo[k]);
+                    sum_lo += w[k] * (m.w(l) - m.w(lo[k]));
                     lo[k] = l;
                 } else {
                     let h = v.max(-cb);
-                    sum_hi += w[k] * (h - hi[k]);
+                    sum_hi += w[k] * (m.w(h) - m.w(hi[k]));
                     hi[k] = h;
                 }
-                if sum_hi <= total * a {
-                    return (sum_hi.div_euclid(total) as Score, TtBound::Upper);
+                if sum_hi <= w_a {
+                    self.stats.probe_cuts += 1;
+                    return (m.value(sum_hi, total), TtBound::Upper);
                 }
-                if sum_lo >= total * b {
-                    return (sum_lo.div_euclid(total) as Score, TtBound::Lower);
+                if sum_lo >= w_b {
+                    self.stats.probe_cuts += 1;
+                    return (m.value(sum_lo, total), TtBound::Lower);
                 }
+            }
+            if depth <= self.params.chance_estimate_depth {
+                // Undecided: take the mean of the probes' answers as the value.
+                let v = self.chance_mean.value(probe_sum, total);
+                let bound = if v as i64 > a {
+                    TtBound::Lower
+                } else {
+                    TtBound::Upper
+                };
+                return (v, bound);
             }
         }
         let (mut all_high, mut all_low) = (true, true);
         for k in 0..n {
             let o = outcomes.as_slice()[k].0;
+            let m = &self.chance_mean;
             // Bounds of the others: exact for those done, [lo, hi] for those to come.
-            let others_hi = sum_hi - w[k] * hi[k];
-            let others_lo = sum_lo - w[k] * lo[k];
+            let others_hi = sum_hi - w[k] * m.w(hi[k]);
+            let others_lo = sum_lo - w[k] * m.w(lo[k]);
+            // At or below ai this outcome decides a fail low, at or above bi a fail high.
             let (ai, bi) = if star {
                 (
-                    (total * a - others_hi).div_euclid(w[k]),
-                    -((-(total * b - others_lo)).div_euclid(w[k])),
+                    m.floor_inv((w_a - others_hi).div_euclid(w[k])),
+                    m.ceil_inv(-((others_lo - w_b).div_euclid(w[k]))),
                 )
             } else {
                 (-cb - 1, cb + 1)
             };
             if ai >= hi[k] {
+                self.stats.star1_cuts += 1;
                 return (
-                    (others_hi + w[k] * hi[k]).div_euclid(total) as Score,
+                    m.value(others_hi + w[k] * m.w(hi[k]), total),
                     TtBound::Upper,
                 );
             }
             if bi <= lo[k] {
+                self.stats.star1_cuts += 1;
                 return (
-                    (others_lo + w[k] * lo[k]).div_euclid(total) as Score,
+                    m.value(others_lo + w[k] * m.w(lo[k]), total),
                     TtBound::Lower,
                 );
             }
             let ai = ai.max(lo[k] - 1).max(-cb - 1) as Score;
             let bi = bi.min(hi[k] + 1).min(cb + 1) as Score;
             self.make(mv, o);
-            // A window wider than null is searched as a PV node (see `search`).
-            let v = -self.search::<NonPv>(depth, -bi, -ai, ply + 1, false);
+            let d = self.outcome_depth(depth, reductions[k]);
+            // On the principal variation the most likely outcome continues it; at the
+            // root every outcome does, so that each one's line can be shown.
+            let on_pv = NT::PV && self.features.chance_nonpv && (k == 0 || ply == 0);
+            if ply == 0 {
+                self.pv_len[1] = 1;
+            }
+            let v = if on_pv {
+                -self.search::<Pv>(d, -bi, -ai, ply + 1, false)
+            } else {
+                -self.search::<NonPv>(d, -bi, -ai, ply + 1, false)
+            };
             self.unmake();
             if self.stopped {
                 return (0, TtBound::None);
@@ -178,15 +223,28 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 (cv, cv)
             };
-            sum_lo += w[k] * (l - lo[k]);
-            sum_hi += w[k] * (h - hi[k]);
+            if ply == 0 {
+                let bound = if l == h {
+                    TtBound::Exact
+                } else if l == lo[k] {
+                    TtBound::Upper
+                } else {
+                    TtBound::Lower
+                };
+                self.note_root_outcome(o, w[k] as u16, v, bound);
+            }
+            let m = &self.chance_mean;
+            sum_lo += w[k] * (m.w(l) - m.w(lo[k]));
+            sum_hi += w[k] * (m.w(h) - m.w(hi[k]));
             lo[k] = l;
             hi[k] = h;
-            if sum_hi <= total * a {
-                return (sum_hi.div_euclid(total) as Score, TtBound::Upper);
+            if sum_hi <= w_a {
+                self.stats.star1_cuts += (k + 1 < n) as u64;
+                return (m.value(sum_hi, total), TtBound::Upper);
             }
-            if sum_lo >= total * b {
-                return (sum_lo.div_euclid(total) as Score, TtBound::Lower);
+            if sum_lo >= w_b {
+                self.stats.star1_cuts += (k + 1 < n) as u64;
+                return (m.value(sum_lo, total), TtBound::Lower);
             }
         }
         if all_high || all_low {
@@ -202,8 +260,64 @@ impl<'a, G: Game> Worker<'a, G> {
             return (v, TtBound::of(v, alpha, beta));
         }
         // Every outcome is exact here (a bound crossing the window returned above).
-        let v = sum_lo.div_euclid(total) as Score;
+        let v = self.chance_mean.value(sum_lo, total);
         (v, TtBound::of(v, alpha, beta))
+    }
+
+    /// Plies by which each outcome (most likely first) is searched shallower than the
+    /// most likely one: `ChanceReductionBase` plus `ChanceReductionSlope` per halving of
+    /// its probability against the most likely outcome's (both in hundredths of a ply).
+    /// None on the principal variation.
+    fn outcome_reductions<NT: NodeType>(
+        &self,
+        outcomes: &ChanceList,
+        depth: i32,
+        ply: usize,
+    ) -> [i32; MAX_OUTCOMES] {
+        let mut r = [0; MAX_OUTCOMES];
+        let p = &self.params;
+        if (NT::PV && (ply == 0 || p.chance_reduce_pv == 0)) || !self.features.chance_reduction {
+            return r;
+        }
+        let w0 = outcomes.as_slice()[0].1 as f64;
+        for (k, &(_, w)) in outcomes.as_slice().iter().enumerate().skip(1) {
+            let plies = p.chance_reduction_base as f64
+                + p.chance_reduction_per_depth as f64 * depth as f64
+                + p.chance_reduction_slope as f64 * (w0 / w as f64).log2();
+            r[k] = ((plies / 100.0) as i32).clamp(0, depth.max(0));
+        }
+        r
+    }
+
+    /// The depth to search an outcome just made at: `depth` less its reduction, unless
+    /// the outcome gives check (a revealed piece's check is the tactic that matters).
+    #[inline]
+    fn outcome_depth(&mut self, depth: i32, reduction: i32) -> i32 {
+        let r = if reduction > 0 && self.pos.in_check() {
+            0
+        } else {
+            reduction
+        };
+        self.stats.outcome_searches[(r as usize).min(REDUCTION_BUCKETS - 1)] += 1;
+        depth - r
+    }
+
+    /// Remember what an outcome of a root move's chance node was worth (`v`, from the
+    /// mover's view, a bound or exact) with its continuation, for the analysis of the
+    /// root move by outcome.
+    fn note_root_outcome(&mut self, outcome: u8, weight: u16, v: Score, bound: TtBound) {
+        let pv = self.pv[1][1..self.pv_len[1].max(1)].to_vec();
+        self.root_outcomes.push(OutcomeLine {
+            outcome,
+            weight,
+            score: v,
+            bound: match bound {
+                TtBound::Lower => Bound::Lower,
+                TtBound::Upper => Bound::Upper,
+                _ => Bound::Exact,
+            },
+            pv,
+        });
     }
 
     /// The chance node when the window lies beyond the clamped range (alpha >= B or
@@ -218,14 +332,25 @@ impl<'a, G: Game> Worker<'a, G> {
         ply: usize,
     ) -> (Score, TtBound) {
         let bound = self.params.chance_bound;
+        if ply == 0 {
+            // Called after `chance_mean` found every outcome beyond the range: these
+            // values replace the ones it noted.
+            self.root_outcomes.clear();
+        }
         let (mut lo, mut hi) = (INFINITY, -INFINITY);
         let (mut all_win, mut all_loss) = (true, true);
-        for &(o, _) in outcomes.as_slice() {
+        for &(o, w) in outcomes.as_slice() {
             self.make(mv, o);
+            if ply == 0 {
+                self.pv_len[1] = 1;
+            }
             let v = -self.search::<NonPv>(depth, -beta, -alpha, ply + 1, false);
             self.unmake();
             if self.stopped {
                 return (0, TtBound::None);
+            }
+            if ply == 0 {
+                self.note_root_outcome(o, w, v, TtBound::of(v, alpha, beta));
             }
             lo = lo.min(v);
             hi = hi.max(v);
@@ -262,13 +387,14 @@ impl<'a, G: Game> Worker<'a, G> {
         for &(o, w) in chances.as_slice() {
             self.make(mv, o);
             self.nodes += 1;
+            self.stats.static_outcomes += 1;
             let v = match self.pos.immediate_result() {
                 Some(r) => -outcome_score(r, ply + 1),
                 None => -self.eval.evaluate(&self.pos),
             };
             self.unmake();
-            sum += w as i64 * v.clamp(-bound, bound) as i64;
+            sum += w as i64 * self.chance_mean.w(v.clamp(-bound, bound) as i64);
         }
-        sum.div_euclid(total.max(1)) as Score
+        self.chance_mean.value(sum, total.max(1))
     }
 }

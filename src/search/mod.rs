@@ -5,10 +5,12 @@
 pub mod alphabeta;
 mod chance;
 mod correction;
+pub mod mean;
 pub mod ordering;
 pub mod params;
 mod quiescence;
 pub mod skill;
+pub mod stats;
 #[cfg(test)]
 mod tests;
 pub mod threads;
@@ -18,6 +20,7 @@ pub mod worker;
 
 use crate::game::{Game, Score};
 use params::SearchSettings;
+use stats::SearchStats;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Instant;
@@ -36,6 +39,15 @@ pub struct Features {
     /// Star1 bounds at chance nodes (off: every outcome gets a full window).
     pub chance_pruning: bool,
     pub aspiration: bool,
+    /// The outcomes of a chance node are searched as non-PV nodes (with the pruning of
+    /// non-PV nodes) even when their window is wide; only the most likely outcome of a
+    /// chance node on the principal variation stays a PV node. Off: every outcome with a
+    /// wide window is searched as a PV node.
+    pub chance_nonpv: bool,
+    /// Outcomes less likely than a chance node's most likely one are searched with less
+    /// depth (`ChanceReduction*` parameters); never on the principal variation, never for
+    /// an outcome that gives check.
+    pub chance_reduction: bool,
     /// Continuation history (1 and 2 plies) in quiet-move ordering, reductions and the
     /// history rewards.
     pub cont_hist: bool,
@@ -63,6 +75,8 @@ impl Default for Features {
             see: false,
             corr_hist: false,
             singular: false,
+            chance_nonpv: false,
+            chance_reduction: false,
         };
         for spec in FEATURES {
             *f.slot(spec.name).expect("listed feature") = spec.default;
@@ -128,6 +142,16 @@ pub const FEATURES: &[FeatureSpec] = &[
         default: false,
         doc: "singular extensions (with multi-cut)",
     },
+    FeatureSpec {
+        name: "Search_ChanceNonPv",
+        default: false,
+        doc: "chance-node outcomes searched as non-PV nodes, re-searched inside a wide window",
+    },
+    FeatureSpec {
+        name: "Search_ChanceReduction",
+        default: false,
+        doc: "less likely outcomes searched shallower (ChanceReduction* parameters)",
+    },
 ];
 
 impl Features {
@@ -146,6 +170,8 @@ impl Features {
             "Search_SEE" => &mut self.see,
             "Search_CorrHist" => &mut self.corr_hist,
             "Search_Singular" => &mut self.singular,
+            "Search_ChanceNonPv" => &mut self.chance_nonpv,
+            "Search_ChanceReduction" => &mut self.chance_reduction,
             other => unreachable!("feature {other} has no field"),
         };
         Some(f)
@@ -308,11 +334,35 @@ pub struct Info<M> {
     /// Principal variation; stops after the first move that involves chance (what
     /// follows it is not known).
     pub pv: Vec<M>,
+    /// Where the reporting worker's nodes went so far.
+    pub stats: SearchStats,
+}
+
+/// One chance outcome of a line's first move, as the iteration just reported valued it
+/// (sent after that line's `Iteration` report, one per outcome, most likely first).
+#[derive(Clone, Debug)]
+pub struct OutcomeInfo<M> {
+    pub depth: u32,
+    pub multipv: usize,
+    /// The line's first move, the one with chance.
+    pub mv: M,
+    pub outcome: u8,
+    /// The outcome's probability is `weight / total`.
+    pub weight: u16,
+    pub total: u32,
+    /// The value of the line if this outcome happens, from the side to move's view.
+    pub score: Score,
+    pub bound: Bound,
+    /// What follows the outcome, from the position after it; ends after the first move
+    /// with chance.
+    pub pv: Vec<M>,
 }
 
 #[derive(Clone, Debug)]
 pub enum Report<M> {
     Iteration(Info<M>),
+    /// An outcome of the reported line's first move (see `OutcomeInfo`).
+    Outcome(OutcomeInfo<M>),
     /// The root move being searched (sent after the first second of a search).
     CurrMove {
         depth: u32,
@@ -329,6 +379,8 @@ pub struct SearchResult<M> {
     pub score: Score,
     pub depth: u32,
     pub nodes: u64,
+    /// Where the nodes went, summed over the workers.
+    pub stats: SearchStats,
 }
 
 impl<M> Default for SearchResult<M> {
@@ -339,6 +391,7 @@ impl<M> Default for SearchResult<M> {
             score: 0,
             depth: 0,
             nodes: 0,
+            stats: SearchStats::default(),
         }
     }
 }

@@ -50,6 +50,25 @@ macro_rules! search_params {
 search_params! {
     /// Largest value a chance node averages: a won or lost outcome counts as this much.
     chance_bound: "ChanceBound" = 2000, 100..=20000;
+    /// Chance reduction: an outcome less likely than the most likely one is searched this
+    /// many hundredths of a ply shallower ...
+    chance_reduction_base: "ChanceReductionBase" = 0, 0..=1000;
+    /// ... plus this many hundredths of a ply per halving of its probability against the
+    /// most likely outcome's.
+    chance_reduction_slope: "ChanceReductionSlope" = 100, 0..=1000;
+    /// ... plus this many hundredths of a ply per ply of depth left.
+    chance_reduction_per_depth: "ChanceReductionPerDepth" = 0, 0..=100;
+    /// 1: chance nodes on the principal variation reduce too (not at the root).
+    chance_reduce_pv: "ChanceReducePv" = 0, 0..=1;
+    /// A chance node off the principal variation with at most this much depth left is
+    /// valued by the mean of its outcomes' static evaluations, as in quiescence (-1: never).
+    chance_static_depth: "ChanceStaticDepth" = -1, -1..=20;
+    /// A null-window chance node with at most this much depth left, that the probing pass
+    /// leaves undecided, is valued by the mean of the probes' answers (-1: never).
+    chance_estimate_depth: "ChanceEstimateDepth" = -1, -1..=100;
+    /// Chance nodes average their outcomes' win rates 1 / (1 + e^(-v/s)) with this scale s
+    /// (centipawns) instead of their values (0: the plain mean of the values).
+    chance_sigmoid_scale: "ChanceSigmoidScale" = 0, 0..=2000;
     /// Late-move reduction table: base, in hundredths of a ply.
     lmr_base: "LmrBase" = 75, 0..=300;
     /// Late-move reduction table: divisor of ln(depth) * ln(move number), in hundredths.

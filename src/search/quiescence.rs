@@ -23,6 +23,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.stopped {
             return 0;
         }
+        self.stats.qnodes += 1;
         if ply > self.seldepth {
             self.seldepth = ply;
         }

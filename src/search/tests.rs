@@ -183,14 +183,17 @@ impl Game for TreeGame {
     }
 }
 
-/// Plain negamax-expectimax over the whole tree, the definition the search must meet.
-fn brute<G: Game>(g: &mut G, depth: i32, ply: usize) -> Score {
+/// Plain negamax-expectimax over the whole tree, the definition the search must meet: a
+/// chance node's value is `mean`'s value of its outcomes' clamped values, unless every
+/// outcome wins (loses): then the slowest win (longest loss).
+fn brute<G: Game>(g: &mut G, depth: i32, ply: usize, mean: &mean::ChanceMean) -> Score {
     if let Some(o) = g.immediate_result() {
         return alphabeta::outcome_score(o, ply);
     }
     if depth == 0 {
         return G::Eval::new(g, G::Eval::default_weights(g)).evaluate(g);
     }
+    let bound = params::SearchParams::default().chance_bound;
     let mut list = MoveList::new();
     g.generate_moves(&mut list);
     let mut best = -INFINITY;
@@ -202,22 +205,21 @@ fn brute<G: Game>(g: &mut G, depth: i32, ply: usize) -> Score {
             let mut vals = Vec::new();
             for &(o, w) in ch.as_slice() {
                 g.make(m, o);
-                let v = -brute(g, depth - 1, ply + 1);
+                let v = -brute(g, depth - 1, ply + 1, mean);
                 g.unmake();
                 vals.push(v);
-                let bound = params::SearchParams::default().chance_bound;
-                sum += w as i64 * v.clamp(-bound, bound) as i64;
+                sum += w as i64 * mean.w(v.clamp(-bound, bound) as i64);
             }
             if vals.iter().all(|&v| v >= MATE_BOUND) {
                 *vals.iter().min().unwrap()
             } else if vals.iter().all(|&v| v <= -MATE_BOUND) {
                 *vals.iter().max().unwrap()
             } else {
-                sum.div_euclid(total) as Score
+                mean.value(sum, total)
             }
         } else {
             g.make(m, NO_OUTCOME);
-            let v = -brute(g, depth - 1, ply + 1);
+            let v = -brute(g, depth - 1, ply + 1, mean);
             g.unmake();
             v
         };
@@ -226,14 +228,17 @@ fn brute<G: Game>(g: &mut G, depth: i32, ply: usize) -> Score {
     best
 }
 
-/// Pruning that changes the value off, so that the search finds the exact expectimax
-/// value; Star1 (which keeps it exact) as asked.
-fn exact_settings(chance_pruning: bool) -> SearchSettings {
+/// The search with every inexact pruning off: Star1 and probing (`chance_pruning`) and
+/// searching outcomes as non-PV nodes (`chance_nonpv`) keep the value exact; `scale` is
+/// the win-rate mean's (0: the plain mean).
+fn exact_settings(chance_pruning: bool, chance_nonpv: bool, scale: Score) -> SearchSettings {
     SearchSettings::with(&[
         ("Search_NullMove", 0),
         ("Search_LMR", 0),
         ("Search_Futility", 0),
         ("Search_ChancePruning", chance_pruning as i64),
+        ("Search_ChanceNonPv", chance_nonpv as i64),
+        ("ChanceSigmoidScale", scale as i64),
     ])
     .unwrap()
 }
@@ -255,18 +260,32 @@ fn search_tree(seed: u64, depth: u32, settings: SearchSettings) -> SearchResult<
 fn star1_matches_brute_force_expectimax() {
     let mut pruned_nodes = 0;
     let mut full_nodes = 0;
-    for seed in 0..40 {
-        if TreeGame::new(seed).immediate_result().is_some() {
-            continue;
+    // The plain mean, and the win-rate mean at a small and a large scale.
+    for scale in [0, 60, 300] {
+        let mean = mean::ChanceMean::new(params::SearchParams::default().chance_bound, scale);
+        for seed in 0..40 {
+            if TreeGame::new(seed).immediate_result().is_some() {
+                continue;
+            }
+            for depth in [5, 6] {
+                let exact = brute(&mut TreeGame::new(seed), depth as i32, 0, &mean);
+                let case = format!("seed {seed} depth {depth} scale {scale}");
+                let search =
+                    |star, nonpv| search_tree(seed, depth, exact_settings(star, nonpv, scale));
+                let pruned = search(true, false);
+                let full = search(false, false);
+                assert_eq!(full.score, exact, "full-window expectimax, {case}");
+                assert_eq!(pruned.score, exact, "Star1, {case}");
+                assert_eq!(search(true, true).score, exact, "non-PV outcomes, {case}");
+                assert_eq!(
+                    search(false, true).score,
+                    exact,
+                    "full windows, non-PV, {case}"
+                );
+                pruned_nodes += pruned.nodes;
+                full_nodes += full.nodes;
+            }
         }
-        let depth = 5;
-        let exact = brute(&mut TreeGame::new(seed), depth as i32, 0);
-        let pruned = search_tree(seed, depth, exact_settings(true));
-        let full = search_tree(seed, depth, exact_settings(false));
-        assert_eq!(full.score, exact, "full-window expectimax, seed {seed}");
-        assert_eq!(pruned.score, exact, "Star1, seed {seed}");
-        pruned_nodes += pruned.nodes;
-        full_nodes += full.nodes;
     }
     eprintln!("Star1 {pruned_nodes} nodes, full-window expectimax {full_nodes} nodes");
     assert!(

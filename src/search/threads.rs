@@ -4,10 +4,11 @@
 //! worker that completed the deepest iteration.
 
 use super::skill::{Skill, Strength};
+use super::stats::SearchStats;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::{Shared, Worker};
-use super::{Bound, Control, Info, Limits, MAX_DEPTH, Options, Report, SearchResult};
+use super::{Bound, Control, Info, Limits, MAX_DEPTH, Options, OutcomeInfo, Report, SearchResult};
 use crate::eval::Evaluator;
 use crate::game::*;
 use crate::seed::mix;
@@ -22,6 +23,7 @@ struct WorkerResult<M> {
     score: Score,
     bound: Bound,
     pv: Vec<M>,
+    stats: SearchStats,
 }
 
 /// The lines of the main worker's last complete iteration, best first: the candidates a
@@ -162,6 +164,10 @@ pub fn run<G: Game>(
             score: *score,
             depth: completed.depth,
             nodes: shared.total_nodes(),
+            stats: results.iter().fold(SearchStats::default(), |mut sum, r| {
+                sum.add(&r.stats);
+                sum
+            }),
         };
     }
     // The deepest completed iteration wins; among equals the main worker, then the score.
@@ -169,6 +175,10 @@ pub fn run<G: Game>(
         .iter()
         .max_by_key(|r| (r.depth, r.id == 0, r.score))
         .expect("main worker result");
+    let mut stats = SearchStats::default();
+    for r in &results {
+        stats.add(&r.stats);
+    }
     let mut pv = pv_until_chance(pos, &best.pv);
     let played = *pv.first().unwrap_or(&root[0]);
     let reported = *last_head.lock().unwrap_or_else(|e| e.into_inner());
@@ -178,15 +188,18 @@ pub fn run<G: Game>(
         if pv.is_empty() {
             pv.push(played);
         }
-        report(Report::Iteration(info(
-            &shared,
-            best.depth.max(1),
-            best.depth.max(1),
-            1,
-            best.score,
-            best.bound,
-            pv.clone(),
-        )));
+        report(Report::Iteration(Info {
+            stats,
+            ..info(
+                &shared,
+                best.depth.max(1),
+                best.depth.max(1),
+                1,
+                best.score,
+                best.bound,
+                pv.clone(),
+            )
+        }));
     }
     SearchResult {
         best: Some(played),
@@ -194,6 +207,7 @@ pub fn run<G: Game>(
         score: best.score,
         depth: best.depth,
         nodes: shared.total_nodes(),
+        stats,
     }
 }
 
@@ -206,6 +220,7 @@ fn summary<G: Game>(w: &Worker<'_, G>) -> WorkerResult<G::Move> {
         score: rm.score,
         bound: rm.bound,
         pv: rm.pv.clone(),
+        stats: w.stats,
     }
 }
 
@@ -365,15 +380,39 @@ fn report_lines<G: Game>(w: &Worker<'_, G>, depth: u32, from: usize, to: usize) 
         };
         let pv = pv_until_chance(&w.pos, &rm.pv);
         let seldepth = (w.seldepth as u32).max(depth);
-        (w.shared.report)(Report::Iteration(info(
-            w.shared,
+        (w.shared.report)(Report::Iteration(Info {
+            stats: w.stats,
+            ..info(w.shared, depth, seldepth, i + 1, rm.score, bound, pv)
+        }));
+        if bound == Bound::Exact {
+            report_outcomes(w, depth, i);
+        }
+    }
+}
+
+/// The outcomes of root move `i` (when it has chance), each with its value and line.
+fn report_outcomes<G: Game>(w: &Worker<'_, G>, depth: u32, i: usize) {
+    let rm = &w.root_moves[i];
+    let mut chances = ChanceList::default();
+    if rm.outcomes.is_empty() || !w.pos.chance(rm.mv, &mut chances) {
+        return;
+    }
+    let mut after = w.pos.clone();
+    for line in &rm.outcomes {
+        after.make(rm.mv, line.outcome);
+        let pv = pv_until_chance(&after, &line.pv);
+        after.unmake();
+        (w.shared.report)(Report::Outcome(OutcomeInfo {
             depth,
-            seldepth,
-            i + 1,
-            rm.score,
-            bound,
+            multipv: i + 1,
+            mv: rm.mv,
+            outcome: line.outcome,
+            weight: line.weight,
+            total: chances.total(),
+            score: line.score,
+            bound: line.bound,
             pv,
-        )));
+        }));
     }
 }
 
@@ -400,5 +439,6 @@ fn info<M>(
         hashfull: shared.tt.hashfull(),
         time_ms: elapsed.as_millis() as u64,
         pv,
+        stats: SearchStats::default(),
     }
 }

@@ -4,8 +4,10 @@
 //! The search itself is written in `alphabeta.rs`, `chance.rs` and `quiescence.rs`.
 
 use super::correction::CorrectionHistory;
+use super::mean::ChanceMean;
 use super::ordering::{ContinuationHistory, History, MAX_PLY, NO_PIECE_TO};
 use super::params::SearchParams;
+use super::stats::SearchStats;
 use super::time::TimeManager;
 use super::tt::{TranspositionTable, TtBound};
 use super::{Bound, Control, Features, Report};
@@ -18,6 +20,20 @@ pub struct RootMove<M> {
     pub mv: M,
     pub score: Score,
     pub prev_score: Score,
+    pub bound: Bound,
+    pub pv: Vec<M>,
+    /// When the move has chance: each outcome's value and line, as last searched.
+    pub outcomes: Vec<OutcomeLine<M>>,
+}
+
+/// One chance outcome of a root move as the search valued it: the outcome, its weight
+/// (probability = weight / the weights' total), its value from the mover's view (exact or a
+/// bound), and its continuation (the moves after the reveal, up to the next chance move).
+#[derive(Clone, Debug)]
+pub struct OutcomeLine<M> {
+    pub outcome: u8,
+    pub weight: u16,
+    pub score: Score,
     pub bound: Bound,
     pub pv: Vec<M>,
 }
@@ -58,6 +74,11 @@ pub struct Worker<'a, G: Game> {
     pub(super) params: SearchParams,
     pub(super) features: Features,
     pub nodes: u64,
+    /// Where the nodes went (counters only).
+    pub stats: SearchStats,
+    /// Set just before a non-PV node with a wide window is searched as a PV node, so that
+    /// the PV node counts itself as wide (`SearchStats`).
+    pub(super) entered_wide: bool,
     pub seldepth: usize,
     pub stopped: bool,
     pub(super) history: History,
@@ -76,11 +97,15 @@ pub struct Worker<'a, G: Game> {
     pub(super) eval_stack: [Score; MAX_PLY + 2],
     pub(super) null_stack: [bool; MAX_PLY + 2],
     pub root_moves: Vec<RootMove<G::Move>>,
+    /// The outcomes of the root move being searched, when it has chance.
+    pub(super) root_outcomes: Vec<OutcomeLine<G::Move>>,
     pub completed_depth: u32,
     /// Depth of the iteration in progress: check extensions stop at a multiple of it.
     pub root_depth: i32,
     /// Late-move reductions by depth and move number.
     pub(super) lmr: Vec<[i32; 64]>,
+    /// How chance nodes average their outcomes.
+    pub(super) chance_mean: ChanceMean,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -92,6 +117,7 @@ impl<'a, G: Game> Worker<'a, G> {
         root_moves: &[G::Move],
     ) -> Self {
         let params = shared.params.clone();
+        let chance_mean = ChanceMean::new(params.chance_bound, params.chance_sigmoid_scale);
         let (base, div) = (
             params.lmr_base as f64 / 100.0,
             params.lmr_divisor as f64 / 100.0,
@@ -110,6 +136,8 @@ impl<'a, G: Game> Worker<'a, G> {
             params,
             features: shared.features,
             nodes: 0,
+            stats: SearchStats::default(),
+            entered_wide: false,
             seldepth: 0,
             stopped: false,
             history: History::new(G::HISTORY_SIZE),
@@ -134,11 +162,14 @@ impl<'a, G: Game> Worker<'a, G> {
                     prev_score: -INFINITY,
                     bound: Bound::Exact,
                     pv: vec![mv],
+                    outcomes: Vec::new(),
                 })
                 .collect(),
+            root_outcomes: Vec::new(),
             completed_depth: 0,
             root_depth: 1,
             lmr,
+            chance_mean,
         }
     }
 

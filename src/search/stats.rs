@@ -1,0 +1,80 @@
+//! Where a search's nodes go: plain counters kept by each worker (inner nodes by kind,
+//! quiescence nodes, chance nodes and how they ended, outcome searches by depth
+//! reduction), summed over workers into the result and shown by `tinh analyse --stats`
+//! and `tinh bench --stats`. They only count; nothing in the search reads them.
+
+/// How many outcome-search depth reductions are told apart (the last counts this many
+/// plies or more).
+pub const REDUCTION_BUCKETS: usize = 4;
+
+/// Node counters of one search (or one worker).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Inner nodes on the principal variation.
+    pub pv_nodes: u64,
+    /// Inner nodes searched with a null window.
+    pub null_window_nodes: u64,
+    /// Inner nodes off the principal variation that need an exact value inside a wide
+    /// window (what chance nodes ask of their outcomes), whether they are searched as PV
+    /// nodes (`chance_nonpv` off) or not.
+    pub wide_nodes: u64,
+    /// Quiescence nodes.
+    pub qnodes: u64,
+    /// Chance nodes entered (a move with chance outcomes searched by the main search).
+    pub chance_nodes: u64,
+    /// Chance nodes answered by the transposition table.
+    pub chance_tt_cuts: u64,
+    /// Chance nodes decided by the probing pass (null-window answers of every outcome).
+    pub probe_cuts: u64,
+    /// Chance nodes decided by Star1 bounds before every outcome was exact.
+    pub star1_cuts: u64,
+    /// Outcome searches, by how many plies their depth was reduced (0, 1, 2, 3+).
+    pub outcome_searches: [u64; REDUCTION_BUCKETS],
+    /// Outcomes valued by a static evaluation (chance moves in quiescence).
+    pub static_outcomes: u64,
+}
+
+impl SearchStats {
+    pub fn add(&mut self, o: &SearchStats) {
+        self.pv_nodes += o.pv_nodes;
+        self.null_window_nodes += o.null_window_nodes;
+        self.wide_nodes += o.wide_nodes;
+        self.qnodes += o.qnodes;
+        self.chance_nodes += o.chance_nodes;
+        self.chance_tt_cuts += o.chance_tt_cuts;
+        self.probe_cuts += o.probe_cuts;
+        self.star1_cuts += o.star1_cuts;
+        for (a, b) in self.outcome_searches.iter_mut().zip(o.outcome_searches) {
+            *a += b;
+        }
+        self.static_outcomes += o.static_outcomes;
+    }
+
+    /// Inner (main-search) nodes of every kind.
+    pub fn inner_nodes(&self) -> u64 {
+        self.pv_nodes + self.null_window_nodes + self.wide_nodes
+    }
+
+    /// The counters as one labelled line.
+    pub fn summary(&self) -> String {
+        let o = &self.outcome_searches;
+        format!(
+            "inner {} (pv {} wide {} null {}) qsearch {} chance {} (tt {} probe {} star1 {}) \
+             outcomes by reduction {}/{}/{}/{}+ static outcomes {}",
+            self.inner_nodes(),
+            self.pv_nodes,
+            self.wide_nodes,
+            self.null_window_nodes,
+            self.qnodes,
+            self.chance_nodes,
+            self.chance_tt_cuts,
+            self.probe_cuts,
+            self.star1_cuts,
+            o[0],
+            o[1],
+            o[2],
+            o[3],
+            self.static_outcomes
+        )
+    }
+}
