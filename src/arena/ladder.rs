@@ -52,7 +52,7 @@ pub struct LadderArgs {
     /// against the two rungs around it, to check the calibration, e.g. `--elo 700,1300`.
     #[arg(long, value_delimiter = ',')]
     pub elo: Vec<i64>,
-    /// Append every game to DIR/ladder-<variant>.pgn.
+    /// Append every game to DIR/ladder-VARIANT.pgn.
     #[arg(long, value_name = "DIR")]
     pub pgnout: Option<String>,
     /// The engine to rate (default: this program).

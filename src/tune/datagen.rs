@@ -45,7 +45,7 @@ pub struct DatagenArgs {
     /// Nodes searched per move, 1..=100000000.
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub nodes: u64,
-    /// Opening suite, one FEN (EPD) per line (default: openings/<variant>.epd).
+    /// Opening suite, one FEN (EPD) per line (default: openings/VARIANT.epd).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<String>,
     /// Random legal plies played after the opening, 0..=20.
