@@ -878,21 +878,9 @@ fn a_piped_batch_gets_one_bestmove_per_go_in_order() {
     t.stdin = None;
     // The time to the first bestmove is a lower bound on how long the first search ran
     // (a loaded machine only makes it longer): the end of input must not cut it short.
-    let mut lines = Vec::new();
-    let first_answer = loop {
-        let left = PATIENCE.saturating_sub(sent.elapsed());
-        match t.rx.recv_timeout(left) {
-            Ok(l) => {
-                t.transcript.push(format!("<< {l}"));
-                let done = l.starts_with("bestmove");
-                lines.push(l);
-                if done {
-                    break sent.elapsed();
-                }
-            }
-            Err(_) => t.fail("no first bestmove in time"),
-        }
-    };
+    let (mut lines, first) = t.until("first bestmove", |l| l.starts_with("bestmove"));
+    let first_answer = sent.elapsed();
+    lines.push(first);
     lines.extend(all_output(&mut t));
     let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
     if best.len() != 3 {
