@@ -87,14 +87,6 @@ const OPTIONS: &[OptSpec] = &[
         name: "EvalFile",
         kind: OptKind::Text,
     },
-    OptSpec {
-        name: "Search_ChanceNonPv",
-        kind: OptKind::Check { default: false },
-    },
-    OptSpec {
-        name: "Search_ChanceReduction",
-        kind: OptKind::Check { default: false },
-    },
 ];
 
 fn rule_spec(o: RuleOption) -> OptSpec {
@@ -548,5 +540,19 @@ impl Settings {
             strength: self.strength,
             seed: self.game_seed,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_is_listed_once() {
+        let names: Vec<String> = listed().iter().map(|o| o.name.to_lowercase()).collect();
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
     }
 }
