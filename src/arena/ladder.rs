@@ -6,12 +6,14 @@
 //! `StrengthScale` is written from.
 
 use super::args::{self, TimeControl};
+use super::pgn::{self, PgnGame};
 use super::rating::{self, Fit, PairResult};
 use super::referee::{GameRecord, Termination};
 use super::tournament;
 use crate::search::skill::{FULL_SKILL, LEVEL_NAMES, RANDOM_SKILL, StrengthScale};
 use crate::seed::mix;
 use crate::variant::Variant;
+use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -61,6 +63,11 @@ pub struct LadderArgs {
     /// Adjudicate a draw after this many moves by each side (1..=100000).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub maxmoves: u32,
+    /// Play nothing: fit the ratings again from the games of these PGN files (written by
+    /// `--pgnout`), so that several runs of the same ladder pool into one table, e.g.
+    /// `--refit run1/ladder-chess.pgn run2/ladder-chess.pgn`.
+    #[arg(long, value_name = "PGN", num_args = 1..)]
+    pub refit: Vec<String>,
 }
 
 /// One player of the ladder.
@@ -76,6 +83,86 @@ struct Player {
     skill: Option<f64>,
     /// Where the game's calibration puts it (for placing the `UCI_Elo` checks).
     expected: f64,
+}
+
+impl Player {
+    fn random() -> Player {
+        Player {
+            name: "random".into(),
+            label: "random mover".into(),
+            options: vec![opt("Skill Level", RANDOM_SKILL.to_string())],
+            skill: Some(RANDOM_SKILL as f64),
+            expected: 0.0,
+        }
+    }
+
+    /// `Level` `n` (1..=5).
+    fn level(n: usize, scale: &StrengthScale) -> Player {
+        Player {
+            name: format!("level-{n}"),
+            label: format!("level {n} ({})", LEVEL_NAMES[n - 1]),
+            options: vec![opt("Level", n.to_string())],
+            skill: Some(scale.levels[n - 1]),
+            expected: scale.elo_for_skill(scale.levels[n - 1]),
+        }
+    }
+
+    fn skill(s: i64, scale: &StrengthScale) -> Player {
+        Player {
+            name: format!("skill-{s}"),
+            label: format!("Skill Level {s}"),
+            options: vec![opt("Skill Level", s.to_string())],
+            skill: Some(s as f64),
+            expected: scale.elo_for_skill(s as f64),
+        }
+    }
+
+    fn full() -> Player {
+        Player {
+            name: "full".into(),
+            label: "full strength".into(),
+            options: Vec::new(),
+            skill: Some(FULL_SKILL as f64),
+            // Above every value: its strength depends on the clock.
+            expected: f64::INFINITY,
+        }
+    }
+
+    /// A `UCI_Elo` check.
+    fn elo(elo: i64) -> Player {
+        Player {
+            name: format!("elo-{elo}"),
+            label: format!("UCI_Elo {elo}"),
+            options: vec![
+                opt("UCI_LimitStrength", "true".into()),
+                opt("UCI_Elo", elo.to_string()),
+            ],
+            skill: None,
+            expected: elo as f64,
+        }
+    }
+
+    /// The player a ladder game names `name` (its PGN `White` or `Black`).
+    fn from_name(name: &str, scale: &StrengthScale) -> Option<Player> {
+        let number = |prefix: &str| name.strip_prefix(prefix)?.parse::<i64>().ok();
+        match name {
+            "random" => Some(Player::random()),
+            "full" => Some(Player::full()),
+            _ => {
+                if let Some(n) = number("level-").filter(|n| (1..=5).contains(n)) {
+                    Some(Player::level(n as usize, scale))
+                } else if let Some(s) = number("skill-").filter(|s| (0..FULL_SKILL).contains(s)) {
+                    Some(Player::skill(s, scale))
+                } else {
+                    number("elo-").map(Player::elo)
+                }
+            }
+        }
+    }
+}
+
+fn opt(name: &str, value: String) -> (String, String) {
+    (name.to_string(), value)
 }
 
 /// The games one pairing is to play.
@@ -97,46 +184,16 @@ struct Plan {
 
 fn plan(variant: Variant, a: &LadderArgs) -> Plan {
     let scale: &StrengthScale = with_game!(variant.startpos(), g => g.strength_scale());
-    let opt = |n: &str, v: String| (n.to_string(), v);
-    let mut players = vec![Player {
-        name: "random".into(),
-        label: "random mover".into(),
-        options: vec![opt("Skill Level", RANDOM_SKILL.to_string())],
-        skill: Some(RANDOM_SKILL as f64),
-        expected: 0.0,
-    }];
+    let mut players = vec![Player::random()];
     if a.skills.is_empty() {
-        for (i, name) in LEVEL_NAMES.iter().enumerate() {
-            players.push(Player {
-                name: format!("level-{}", i + 1),
-                label: format!("level {} ({name})", i + 1),
-                options: vec![opt("Level", (i + 1).to_string())],
-                skill: Some(scale.levels[i]),
-                expected: scale.elo_for_skill(scale.levels[i]),
-            });
-        }
+        players.extend((1..=LEVEL_NAMES.len()).map(|n| Player::level(n, scale)));
     } else {
         let mut skills = a.skills.clone();
         skills.sort_unstable();
         skills.dedup();
-        for s in skills {
-            players.push(Player {
-                name: format!("skill-{s}"),
-                label: format!("Skill Level {s}"),
-                options: vec![opt("Skill Level", s.to_string())],
-                skill: Some(s as f64),
-                expected: scale.elo_for_skill(s as f64),
-            });
-        }
+        players.extend(skills.into_iter().map(|s| Player::skill(s, scale)));
     }
-    players.push(Player {
-        name: "full".into(),
-        label: "full strength".into(),
-        options: Vec::new(),
-        skill: Some(FULL_SKILL as f64),
-        // Above every value: its strength depends on the clock.
-        expected: f64::INFINITY,
-    });
+    players.push(Player::full());
     let rungs = players.len();
     let even = |g: u32| g.div_ceil(2) * 2;
     let mut pairings: Vec<Pairing> = (0..rungs - 1)
@@ -159,16 +216,7 @@ fn plan(variant: Variant, a: &LadderArgs) -> Plan {
         let above = (1..rungs)
             .find(|&k| players[k].expected > elo as f64)
             .unwrap_or(rungs - 1);
-        players.push(Player {
-            name: format!("elo-{elo}"),
-            label: format!("UCI_Elo {elo}"),
-            options: vec![
-                opt("UCI_LimitStrength", "true".into()),
-                opt("UCI_Elo", elo.to_string()),
-            ],
-            skill: None,
-            expected: elo as f64,
-        });
+        players.push(Player::elo(elo));
         for k in [above - 1, above] {
             pairings.push(Pairing {
                 a: p,
@@ -227,6 +275,9 @@ fn clock(d: Duration) -> String {
 
 /// `tinh ladder`: every game of `variants` in turn, a table for each as it completes.
 pub fn run(variants: &[Variant], a: &LadderArgs) -> Result<(), String> {
+    if !a.refit.is_empty() {
+        return refit(variants, a);
+    }
     let limit = match a.nodes {
         Some(n) => format!("{n} nodes per move"),
         None => TimeControl::parse(&a.tc)?
@@ -274,7 +325,104 @@ pub fn run(variants: &[Variant], a: &LadderArgs) -> Result<(), String> {
             .sum();
         let (results, times) = play_plan(p, a, &engine, &mut progress, rest)?;
         let fit = rating::fit(p.players.len(), 0, 0.0, &results)?;
-        print!("{}", table(p, &results, &fit, &times, &limit));
+        print!(
+            "{}",
+            table(p, &results, &fit, &times, &format!("at {limit}"))
+        );
+    }
+    Ok(())
+}
+
+/// `--refit`: one table per game from the ladder games of PGN files, nothing played.
+/// The players are the names the games give (`random`, `level-N`, `skill-N`, `full`,
+/// `elo-N`), read with this build's calibration; the rungs in rising skill, then the
+/// `UCI_Elo` checks.
+fn refit(variants: &[Variant], a: &LadderArgs) -> Result<(), String> {
+    let mut games = Vec::new();
+    for f in &a.refit {
+        let text =
+            std::fs::read_to_string(f).map_err(|e| format!("--refit: cannot read {f}: {e}"))?;
+        games.extend(pgn::parse(&text).map_err(|e| format!("--refit: {f}: {e}"))?);
+    }
+    let source = format!("read from {}", a.refit.join(", "));
+    let mut tables = 0;
+    for &variant in variants {
+        let of_game: Vec<&PgnGame> = games
+            .iter()
+            .filter(|g| g.tag("Variant") == Some(variant.name()))
+            .collect();
+        if of_game.is_empty() {
+            continue;
+        }
+        let scale: &StrengthScale = with_game!(variant.startpos(), g => g.strength_scale());
+        let mut players: Vec<Player> = Vec::new();
+        for g in &of_game {
+            for name in [g.tag("White"), g.tag("Black")].map(|n| n.unwrap_or("")) {
+                if !players.iter().any(|p| p.name == name) {
+                    players.push(Player::from_name(name, scale).ok_or_else(|| {
+                        format!(
+                            "--refit: {name:?} is not a ladder player (random, level-N, \
+                             skill-N, full or elo-N): give PGN written by `tinh ladder --pgnout`"
+                        )
+                    })?);
+                }
+            }
+        }
+        if !players.iter().any(|p| p.name == "random") {
+            return Err(format!(
+                "--refit: no {variant} game of the random mover, the scale's zero"
+            ));
+        }
+        let order = |p: &Player| (p.skill.is_none(), p.skill.unwrap_or(p.expected));
+        players.sort_by(|x, y| order(x).partial_cmp(&order(y)).unwrap_or(Ordering::Equal));
+        let plan = Plan {
+            variant,
+            rungs: players.iter().filter(|p| p.skill.is_some()).count(),
+            pairings: Vec::new(),
+            players,
+        };
+        let index: HashMap<&str, usize> = plan
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, pl)| (pl.name.as_str(), i))
+            .collect();
+        let mut times = vec![TimeUse::default(); plan.players.len()];
+        let mut pairs: Vec<PairResult> = Vec::new();
+        for g in &of_game {
+            let white_points = match g.result.as_str() {
+                "1-0" => 1.0,
+                "0-1" => 0.0,
+                "1/2-1/2" => 0.5,
+                _ => continue,
+            };
+            let clock = GameClock::from_pgn(g);
+            let (w, b) = (index[clock.names[0]], index[clock.names[1]]);
+            let (hi, lo, points) = if w > b {
+                (w, b, white_points)
+            } else {
+                (b, w, 1.0 - white_points)
+            };
+            match pairs.iter_mut().find(|r| r.a == hi && r.b == lo) {
+                Some(r) => {
+                    r.points += points;
+                    r.games += 1;
+                }
+                None => pairs.push(PairResult {
+                    a: hi,
+                    b: lo,
+                    points,
+                    games: 1,
+                }),
+            }
+            note_times(&plan, &index, &clock, &mut times);
+        }
+        let fit = rating::fit(plan.players.len(), 0, 0.0, &pairs)?;
+        print!("{}", table(&plan, &pairs, &fit, &times, &source));
+        tables += 1;
+    }
+    if tables == 0 {
+        return Err("--refit: no game of the asked variant(s) in these files".into());
     }
     Ok(())
 }
@@ -323,7 +471,7 @@ fn play_plan(
             let cfg = args::parse(&words)?.ok_or("internal error: the ladder asked for help")?;
             let mut done = result.games;
             let summary = tournament::run_quietly(&cfg, &mut |rec: &GameRecord| {
-                note_times(p, &index, rec, &mut times);
+                note_times(p, &index, &GameClock::played(rec), &mut times);
                 done += 1;
                 progress.done += 1;
                 let left = time_left(p, pi, done, &times, games_after);
@@ -416,29 +564,73 @@ fn match_words(
 }
 
 /// Add one game's thinking times (and a time loss) to its two players' clock use.
-fn note_times(p: &Plan, index: &HashMap<&str, usize>, rec: &GameRecord, times: &mut [TimeUse]) {
+/// What the clock columns need of one game: one just played, or one read back from PGN.
+struct GameClock<'a> {
+    names: [&'a str; 2],
+    start_fen: &'a str,
+    /// Thinking time of each move, in order.
+    move_ms: Vec<u64>,
+    time_forfeit: bool,
+    /// The referee's reason for the end ("White loses on time", ...).
+    reason: &'a str,
+}
+
+impl<'a> GameClock<'a> {
+    fn played(rec: &'a GameRecord) -> Self {
+        GameClock {
+            names: [&rec.names[0], &rec.names[1]],
+            start_fen: &rec.start_fen,
+            move_ms: rec.moves.iter().map(|m| m.time_ms).collect(),
+            time_forfeit: rec.termination == Termination::TimeForfeit,
+            reason: &rec.reason,
+        }
+    }
+
+    /// A game as `pgn.rs` writes it: each move's comment ends with its time in seconds
+    /// (`{+0.35/9 0.112s}`), and the comment after the last move is the reason.
+    fn from_pgn(g: &'a PgnGame) -> Self {
+        let seconds = |c: &String| {
+            let t = c.split_whitespace().last()?.strip_suffix('s')?;
+            t.parse::<f64>().ok().filter(|t| t.is_finite() && *t >= 0.0)
+        };
+        GameClock {
+            names: [g.tag("White").unwrap_or(""), g.tag("Black").unwrap_or("")],
+            start_fen: g.tag("FEN").unwrap_or(""),
+            move_ms: g
+                .comments
+                .iter()
+                .take(g.moves.len())
+                .map(|c| (seconds(c).unwrap_or(0.0) * 1000.0).round() as u64)
+                .collect(),
+            time_forfeit: g.tag("Termination") == Some(Termination::TimeForfeit.pgn()),
+            reason: g.comments.get(g.moves.len()).map_or("", |c| c.as_str()),
+        }
+    }
+}
+
+fn note_times(p: &Plan, index: &HashMap<&str, usize>, game: &GameClock, times: &mut [TimeUse]) {
     let first = p
         .variant
-        .from_fen(&rec.start_fen)
+        .from_fen(game.start_fen)
         .map(|pos| with_game!(&pos, g => g.side_to_move()))
         .unwrap_or(0);
-    for (side, name) in rec.names.iter().enumerate() {
-        let Some(&i) = index.get(name.as_str()) else {
+    for (side, name) in game.names.iter().enumerate() {
+        let Some(&i) = index.get(name) else {
             continue;
         };
         let t = &mut times[i];
         t.games += 1;
-        for (ply, m) in rec.moves.iter().enumerate() {
+        for (ply, &ms) in game.move_ms.iter().enumerate() {
             if (first + ply) % 2 == side {
                 t.moves += 1;
-                t.total_ms += m.time_ms;
-                t.max_ms = t.max_ms.max(m.time_ms);
+                t.total_ms += ms;
+                t.max_ms = t.max_ms.max(ms);
             }
         }
         // The referee names the side that ran out, also when the game is then drawn
         // because the other side could not have won.
         let ran_out = format!("{} loses on time", colour(p, side));
-        if rec.termination == Termination::TimeForfeit && rec.reason.contains(&ran_out) {
+        if game.time_forfeit && game.reason.contains(&ran_out) {
             t.time_losses += 1;
         }
     }
@@ -491,12 +683,12 @@ fn colour(p: &Plan, side: usize) -> &'static str {
 
 /// The table of one game's ladder: every rung with its rating, interval, gap to the rung
 /// below and clock use; the `UCI_Elo` checks; the calibration line.
-fn table(p: &Plan, results: &[PairResult], fit: &Fit, times: &[TimeUse], limit: &str) -> String {
+fn table(p: &Plan, results: &[PairResult], fit: &Fit, times: &[TimeUse], source: &str) -> String {
     let games: u64 = results.iter().map(|r| r.games).sum();
     let mut s = format!(
-        "\n{}: {games} games at {}; ratings fitted to all of them, the random mover at 0, \
+        "\n{}: {games} games {source}; ratings fitted to all of them, the random mover at 0, \
          with 95% intervals\n\n",
-        p.variant, limit
+        p.variant
     );
     let interval = |i: usize| {
         let m = fit.margin(i);

@@ -193,19 +193,19 @@ impl Board {
     }
 }
 
-/// The strength options' calibration in Math Chess, measured by `tinh ladder` (README):
-/// a number is worth about 100 and a side has nine, so the small unit a mistake is counted
-/// in is a third of a number.
+/// The strength options' calibration in Math Chess, measured by `tinh ladder` (two runs at
+/// 300 000 nodes a move pooled by `--refit`, README). A number is worth about 100 and a
+/// side has nine, so the small unit a mistake is counted in is a third of a number.
 pub const STRENGTH: crate::search::skill::StrengthScale = crate::search::skill::StrengthScale {
     pawn: 30,
     levels: [0.0, 10.0, 12.0, 14.0, 16.5],
     ratings: &[
         (-1.0, 0),
-        (0.0, 573),
-        (10.0, 826),
-        (12.0, 1105),
-        (14.0, 1289),
-        (16.5, 1537),
+        (0.0, 537),
+        (10.0, 756),
+        (12.0, 1030),
+        (14.0, 1192),
+        (16.5, 1520),
     ],
 };
 

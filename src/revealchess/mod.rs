@@ -216,33 +216,37 @@ fn promo_letter(t: usize) -> char {
     PIECE_LETTERS[t] as char
 }
 
-/// The strength options' calibration in chess, measured by `tinh ladder` (README).
+/// The strength options' calibration in chess, measured by `tinh ladder`: two runs at
+/// 300 000 nodes a move pooled by `--refit` (README).
 pub const CHESS_STRENGTH: crate::search::skill::StrengthScale =
     crate::search::skill::StrengthScale {
         pawn: 100,
         levels: [0.0, 4.0, 7.0, 10.0, 13.0],
         ratings: &[
             (-1.0, 0),
-            (0.0, 431),
-            (4.0, 587),
-            (7.0, 805),
-            (10.0, 1077),
-            (13.0, 1291),
+            (0.0, 341),
+            (4.0, 686),
+            (7.0, 1004),
+            (10.0, 1354),
+            (13.0, 1723),
         ],
     };
 
-/// The strength options' calibration in Reveal Chess, measured by `tinh ladder` (README).
+/// The strength options' calibration in Reveal Chess, measured by `tinh ladder`: two runs
+/// at 300 000 nodes a move pooled by `--refit` (README). Level 5 is skill 15, not 19: skill
+/// 19 searches about as many nodes as full strength on a short clock and played level
+/// with it.
 pub const REVEAL_STRENGTH: crate::search::skill::StrengthScale =
     crate::search::skill::StrengthScale {
         pawn: 100,
-        levels: [0.0, 6.0, 9.0, 12.0, 19.0],
+        levels: [0.0, 5.0, 8.0, 11.0, 15.0],
         ratings: &[
             (-1.0, 0),
-            (0.0, 236),
-            (6.0, 425),
-            (9.0, 599),
-            (12.0, 853),
-            (19.0, 1055),
+            (0.0, 316),
+            (5.0, 695),
+            (8.0, 980),
+            (11.0, 1303),
+            (15.0, 1521),
         ],
     };
 
