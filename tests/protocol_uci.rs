@@ -105,11 +105,15 @@ impl Tinh {
         self.until("readyok", |l| l == "readyok").0
     }
 
-    /// Watch a while: a search is running (or holding its result) and no `bestmove` comes.
+    /// Watch a while: a search is running (or holding its result) and no `bestmove` comes,
+    /// only progress: `info depth` lines and, in Reveal Chess, the `info string outcome`
+    /// lines that follow an iteration (protocol.md 5.1).
     fn no_bestmove_yet(&mut self) {
         std::thread::sleep(QUIET);
         let lines = self.sync();
-        if lines.iter().any(|l| !l.starts_with("info depth")) {
+        let progress =
+            |l: &String| l.starts_with("info depth") || l.starts_with("info string outcome ");
+        if !lines.iter().all(progress) {
             self.fail(&format!("expected only progress, got {lines:?}"));
         }
     }
