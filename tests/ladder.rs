@@ -39,7 +39,8 @@ fn column(row: &str, i: usize) -> String {
 #[test]
 fn refit_reproduces_the_ladder_and_pools_runs() {
     let dir = std::env::temp_dir().join(format!("tinh-ladder-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // `--pgnout` creates its folder.
+    let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
     let (code, played, err) = tinh(&[
         "ladder",
@@ -100,6 +101,7 @@ fn refit_reproduces_the_ladder_and_pools_runs() {
     }
 
     // Not a ladder's games: a clear error, exit status 1, nothing on stdout.
+    assert!(dir.join("ladder-chess.pgn").is_file());
     let other = dir.join("other.pgn");
     std::fs::write(
         &other,

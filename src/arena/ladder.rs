@@ -54,7 +54,7 @@ pub struct LadderArgs {
     /// against the two rungs around it, to check the calibration, e.g. `--elo 700,1300`.
     #[arg(long, value_delimiter = ',')]
     pub elo: Vec<i64>,
-    /// Append every game to DIR/ladder-VARIANT.pgn.
+    /// Append every game to DIR/ladder-VARIANT.pgn (DIR is created if missing).
     #[arg(long, value_name = "DIR")]
     pub pgnout: Option<String>,
     /// The engine to rate (default: this program).
@@ -292,6 +292,10 @@ pub fn run(variants: &[Variant], a: &LadderArgs) -> Result<(), String> {
             .into_owned(),
     };
     let plans: Vec<Plan> = variants.iter().map(|&v| plan(v, a)).collect();
+    if let Some(dir) = &a.pgnout {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("--pgnout: cannot create the folder {dir}: {e}"))?;
+    }
     for p in &plans {
         let file = opening_file(a, p.variant);
         if !std::path::Path::new(&file).is_file() {
