@@ -149,7 +149,9 @@ impl Player {
             "random" => Some(Player::random()),
             "full" => Some(Player::full()),
             _ => {
-                if let Some(n) = number("level-").filter(|n| (1..=5).contains(n)) {
+                if let Some(n) =
+                    number("level-").filter(|&n| (1..=LEVEL_NAMES.len() as i64).contains(&n))
+                {
                     Some(Player::level(n as usize, scale))
                 } else if let Some(s) = number("skill-").filter(|s| (0..FULL_SKILL).contains(s)) {
                     Some(Player::skill(s, scale))
@@ -180,6 +182,17 @@ struct Plan {
     players: Vec<Player>,
     rungs: usize,
     pairings: Vec<Pairing>,
+}
+
+impl Plan {
+    /// Each player's place by its name in the games.
+    fn index(&self) -> HashMap<&str, usize> {
+        self.players
+            .iter()
+            .enumerate()
+            .map(|(i, pl)| (pl.name.as_str(), i))
+            .collect()
+    }
 }
 
 fn plan(variant: Variant, a: &LadderArgs) -> Plan {
@@ -385,12 +398,7 @@ fn refit(variants: &[Variant], a: &LadderArgs) -> Result<(), String> {
             pairings: Vec::new(),
             players,
         };
-        let index: HashMap<&str, usize> = plan
-            .players
-            .iter()
-            .enumerate()
-            .map(|(i, pl)| (pl.name.as_str(), i))
-            .collect();
+        let index = plan.index();
         let mut times = vec![TimeUse::default(); plan.players.len()];
         let mut pairs: Vec<PairResult> = Vec::new();
         for g in &of_game {
@@ -445,12 +453,7 @@ fn play_plan(
     games_after: u64,
 ) -> Result<(Vec<PairResult>, Vec<TimeUse>), String> {
     let openings = opening_count(&opening_file(a, p.variant))?;
-    let index: HashMap<&str, usize> = p
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, pl)| (pl.name.as_str(), i))
-        .collect();
+    let index = p.index();
     let mut times = vec![TimeUse::default(); p.players.len()];
     let mut results = Vec::new();
     for (pi, pairing) in p.pairings.iter().enumerate() {
