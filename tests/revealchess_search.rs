@@ -3,6 +3,7 @@
 
 use tinh::game::*;
 use tinh::revealchess::Board;
+use tinh::search::params::SearchSettings;
 use tinh::search::{Limits, Options, Searcher};
 
 fn best(b: &Board, depth: u32) -> (Option<String>, Score) {
@@ -37,4 +38,54 @@ fn reveal_chess_search_returns_a_legal_choice() {
         let m = m.expect("a move");
         assert!(b.parse_choice(&m).is_ok(), "{f}: {m}");
     }
+}
+
+/// The chance switches with `Search_ChanceSingle`: every chance node off the principal
+/// variation valued by its most likely outcome (plus the outcomes' static spread).
+fn single_options() -> Options {
+    Options {
+        settings: SearchSettings::with(&[
+            ("Search_ChanceSingle", 1),
+            ("Search_ChanceNonPv", 1),
+            ("Search_ChanceReduction", 1),
+        ])
+        .unwrap(),
+        ..Default::default()
+    }
+}
+
+fn depth_in_nodes(b: &Board, nodes: u64, opts: &Options) -> u32 {
+    let s = Searcher::new(16);
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Default::default()
+    };
+    s.search(b, &limits, opts, &|_| {}).depth
+}
+
+#[test]
+fn chance_single_searches_deeper_from_the_start() {
+    // Node counts, not time: the same on any machine. Exact expectimax pays for every
+    // outcome of every reveal; valuing off-PV reveals by one outcome grows the tree like
+    // chess's.
+    let b = Board::startpos(false);
+    let exact = depth_in_nodes(&b, 400_000, &Options::default());
+    let single = depth_in_nodes(&b, 400_000, &single_options());
+    assert!(single >= exact + 2, "single {single}, exact {exact}");
+}
+
+#[test]
+fn chance_single_keeps_a_mate_through_a_reveal() {
+    // The shell on e2 takes on d3 and uncovers the rook: mate whatever it reveals as
+    // (tests/search_wins.rs proves it). At the root every outcome is still searched, so
+    // the mate stays a mate, not a clamped mean.
+    let b = Board::from_fen("3rkr2/3p1p2/8/8/8/3n4/4X3/K3R3 w - - 0 1 Q1R2B2N2P8", false).unwrap();
+    let s = Searcher::new(16);
+    let limits = Limits {
+        depth: Some(4),
+        ..Default::default()
+    };
+    let r = s.search(&b, &limits, &single_options(), &|_| {});
+    assert!(r.score >= MATE_BOUND, "{}", r.score);
+    assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
 }

@@ -8,17 +8,36 @@ use super::Bound;
 use super::alphabeta::{NodeType, NonPv, Pv, Step, outcome_score};
 use super::stats::REDUCTION_BUCKETS;
 use super::tt::{TtBound, score_to_tt};
-use super::worker::{OutcomeLine, Worker};
+use super::worker::{OUTCOME_STATICS, OutcomeLine, Worker};
 use crate::eval::Evaluator;
 use crate::game::*;
 
 /// Key of a chance node: the position before the reveal and the chosen move, salted so it
 /// never collides with the key of a real position.
 fn chance_key(pos_key: u64, mv: u16) -> u64 {
-    let mut z = (mv as u64) ^ 0x9E37_79B9_7F4A_7C15;
+    pos_key ^ mix(mv as u64) ^ 0x5A5A_C4A7_CE00_0001
+}
+
+/// SplitMix64's finaliser: a well-spread 64-bit hash of `x`.
+fn mix(x: u64) -> u64 {
+    let mut z = x ^ 0x9E37_79B9_7F4A_7C15;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    pos_key ^ z ^ (z >> 31) ^ 0x5A5A_C4A7_CE00_0001
+    z ^ (z >> 31)
+}
+
+/// Key of a chance move's outcome statics for `Search_ChanceSingle`: the move, the side
+/// making it (the ply's parity) and its outcomes with their weights (the pool they come
+/// from), but not the rest of the position. What the outcomes change against one another
+/// is mostly the revealed piece's own value on its square, so the statics are shared by
+/// every position of the search where the same move draws from the same pool; evaluating
+/// every outcome at every chance node instead cost three quarters of the nodes.
+fn statics_key(mv: u16, outcomes: &ChanceList, ply: usize) -> u64 {
+    let mut h = mix(mv as u64 | ((ply as u64 & 1) << 16));
+    for &(o, w) in outcomes.as_slice() {
+        h = mix(h ^ ((o as u64) << 16 | w as u64));
+    }
+    h
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -65,6 +84,13 @@ impl<'a, G: Game> Worker<'a, G> {
             (self.chance_static(mv, &outcomes, ply), TtBound::Exact)
         } else if alpha >= b || beta <= -b {
             self.chance_decisive(mv, &outcomes, depth, alpha, beta, ply)
+        } else if !NT::PV
+            && ply > 0
+            && self.features.chance_single
+            && depth >= self.params.chance_single_min_depth
+            && outcomes.len() > 1
+        {
+            self.chance_single(mv, &outcomes, depth, alpha, beta, ply)
         } else {
             self.chance_mean::<NT>(mv, &outcomes, depth, alpha, beta, ply)
         };
@@ -264,6 +290,47 @@ impl<'a, G: Game> Worker<'a, G> {
         (v, TtBound::of(v, alpha, beta))
     }
 
+    /// `Search_ChanceSingle`: the node's value estimated from its most likely outcome
+    /// alone, searched to full depth, plus the static difference between the mean of every
+    /// outcome and that one (what the other types would change, as quiescence sees it).
+    /// The estimate stays inside ±B: one outcome's mate is no forced mate of the node.
+    fn chance_single(
+        &mut self,
+        mv: G::Move,
+        outcomes: &ChanceList,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> (Score, TtBound) {
+        self.stats.single_outcome += 1;
+        let bound = self.params.chance_bound;
+        let skey = statics_key(mv.to_u16(), outcomes, ply);
+        let slot = skey as usize & (OUTCOME_STATICS - 1);
+        let (mean, first) = match self.outcome_statics[slot] {
+            (key, mean, first) if key == skey => (mean, first),
+            _ => {
+                let (mean, first) = self.static_outcomes(mv, outcomes, ply);
+                self.outcome_statics[slot] = (skey, mean, first);
+                (mean, first)
+            }
+        };
+        let shift = mean - first;
+        let (a, b) = (
+            (alpha - shift).clamp(-INFINITY, INFINITY),
+            (beta - shift).clamp(-INFINITY, INFINITY),
+        );
+        self.make(mv, outcomes.as_slice()[0].0);
+        let d = self.outcome_depth(depth, 0);
+        let v = -self.search::<NonPv>(d, -b, -a, ply + 1, false);
+        self.unmake();
+        if self.stopped {
+            return (0, TtBound::None);
+        }
+        let v = (v + shift).clamp(-bound, bound);
+        (v, TtBound::of(v, alpha, beta))
+    }
+
     /// Plies by which each outcome (most likely first) is searched shallower than the
     /// most likely one: `ChanceReductionBase` plus `ChanceReductionSlope` per halving of
     /// its probability against the most likely outcome's (both in hundredths of a ply).
@@ -381,9 +448,16 @@ impl<'a, G: Game> Worker<'a, G> {
     /// pool size at every capture (a revealing capture is answered by further revealing
     /// captures), which explodes; the full search expands them exactly instead.
     pub(super) fn chance_static(&mut self, mv: G::Move, chances: &ChanceList, ply: usize) -> Score {
+        self.static_outcomes(mv, chances, ply).0
+    }
+
+    /// The weighted mean of the static evaluations after each outcome, and the first
+    /// outcome's own (clamped to ±B like the mean), from the mover's view.
+    fn static_outcomes(&mut self, mv: G::Move, chances: &ChanceList, ply: usize) -> (Score, Score) {
         let bound = self.params.chance_bound;
         let total = chances.total() as i64;
         let mut sum = 0i64;
+        let mut first = None;
         for &(o, w) in chances.as_slice() {
             self.make(mv, o);
             self.nodes += 1;
@@ -393,8 +467,13 @@ impl<'a, G: Game> Worker<'a, G> {
                 None => -self.eval.evaluate(&self.pos),
             };
             self.unmake();
-            sum += w as i64 * self.chance_mean.w(v.clamp(-bound, bound) as i64);
+            let v = v.clamp(-bound, bound);
+            first.get_or_insert(v);
+            sum += w as i64 * self.chance_mean.w(v as i64);
         }
-        self.chance_mean.value(sum, total.max(1))
+        (
+            self.chance_mean.value(sum, total.max(1)),
+            first.unwrap_or(0),
+        )
     }
 }

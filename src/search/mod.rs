@@ -48,6 +48,11 @@ pub struct Features {
     /// depth (`ChanceReduction*` parameters); never on the principal variation, never for
     /// an outcome that gives check.
     pub chance_reduction: bool,
+    /// A chance node off the principal variation is valued by searching its most likely
+    /// outcome only, shifted by the static difference between the mean of all outcomes
+    /// and that one (`ChanceSingleMinDepth`); the tree then grows like chess's instead of
+    /// by the pool size at every reveal. Never at the root, never for a forced-mate window.
+    pub chance_single: bool,
     /// Continuation history (1 and 2 plies) in quiet-move ordering, reductions and the
     /// history rewards.
     pub cont_hist: bool,
@@ -77,6 +82,7 @@ impl Default for Features {
             singular: false,
             chance_nonpv: false,
             chance_reduction: false,
+            chance_single: false,
         };
         for spec in FEATURES {
             *f.slot(spec.name).expect("listed feature") = spec.default;
@@ -152,6 +158,11 @@ pub const FEATURES: &[FeatureSpec] = &[
         default: false,
         doc: "less likely outcomes searched shallower (ChanceReduction* parameters)",
     },
+    FeatureSpec {
+        name: "Search_ChanceSingle",
+        default: false,
+        doc: "off the principal variation, a chance node searches its most likely outcome only, corrected by the outcomes' static mean",
+    },
 ];
 
 impl Features {
@@ -172,6 +183,7 @@ impl Features {
             "Search_Singular" => &mut self.singular,
             "Search_ChanceNonPv" => &mut self.chance_nonpv,
             "Search_ChanceReduction" => &mut self.chance_reduction,
+            "Search_ChanceSingle" => &mut self.chance_single,
             other => unreachable!("feature {other} has no field"),
         };
         Some(f)

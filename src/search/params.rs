@@ -66,6 +66,9 @@ search_params! {
     /// A null-window chance node with at most this much depth left, that the probing pass
     /// leaves undecided, is valued by the mean of the probes' answers (-1: never).
     chance_estimate_depth: "ChanceEstimateDepth" = -1, -1..=100;
+    /// `Search_ChanceSingle` applies to chance nodes with at least this much depth left
+    /// (below it the outcomes are all searched, as without the switch; -64: every one).
+    chance_single_min_depth: "ChanceSingleMinDepth" = -64, -64..=64;
     /// Chance nodes average their outcomes' win rates 1 / (1 + e^(-v/s)) with this scale s
     /// (centipawns) instead of their values (0: the plain mean of the values).
     chance_sigmoid_scale: "ChanceSigmoidScale" = 0, 0..=2000;

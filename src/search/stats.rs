@@ -28,6 +28,8 @@ pub struct SearchStats {
     pub probe_cuts: u64,
     /// Chance nodes decided by Star1 bounds before every outcome was exact.
     pub star1_cuts: u64,
+    /// Chance nodes valued by their most likely outcome only (`Search_ChanceSingle`).
+    pub single_outcome: u64,
     /// Outcome searches, by how many plies their depth was reduced (0, 1, 2, 3+).
     pub outcome_searches: [u64; REDUCTION_BUCKETS],
     /// Outcomes valued by a static evaluation (chance moves in quiescence).
@@ -44,6 +46,7 @@ impl SearchStats {
         self.chance_tt_cuts += o.chance_tt_cuts;
         self.probe_cuts += o.probe_cuts;
         self.star1_cuts += o.star1_cuts;
+        self.single_outcome += o.single_outcome;
         for (a, b) in self.outcome_searches.iter_mut().zip(o.outcome_searches) {
             *a += b;
         }
@@ -59,7 +62,7 @@ impl SearchStats {
     pub fn summary(&self) -> String {
         let o = &self.outcome_searches;
         format!(
-            "inner {} (pv {} wide {} null {}) qsearch {} chance {} (tt {} probe {} star1 {}) \
+            "inner {} (pv {} wide {} null {}) qsearch {} chance {} (tt {} probe {} star1 {} single {}) \
              outcomes by reduction {}/{}/{}/{}+ static outcomes {}",
             self.inner_nodes(),
             self.pv_nodes,
@@ -70,6 +73,7 @@ impl SearchStats {
             self.chance_tt_cuts,
             self.probe_cuts,
             self.star1_cuts,
+            self.single_outcome,
             o[0],
             o[1],
             o[2],
