@@ -290,10 +290,14 @@ impl<'a, G: Game> Worker<'a, G> {
         (v, TtBound::of(v, alpha, beta))
     }
 
-    /// `Search_ChanceSingle`: the node's value estimated from its most likely outcome
-    /// alone, searched to full depth, plus the static difference between the mean of every
-    /// outcome and that one (what the other types would change, as quiescence sees it).
-    /// The estimate stays inside ±B: one outcome's mate is no forced mate of the node.
+    /// `Search_ChanceSingle`: the node's value estimated from one outcome alone, searched
+    /// to full depth, plus the static difference between the mean of every outcome and
+    /// that one. The outcome is the one whose static value is nearest the mean (the more
+    /// likely on a tie), not simply the most likely: the difference is added to the whole
+    /// line, so it must stay small. (With the most likely, a pawn from the start pool, a
+    /// revealed piece left en prise cost a pawn in the line but kept the +160 the other
+    /// types add: the search valued hanging reveals by that much too well.) The estimate
+    /// stays inside ±B: one outcome's mate is no forced mate of the node.
     fn chance_single(
         &mut self,
         mv: G::Move,
@@ -307,20 +311,23 @@ impl<'a, G: Game> Worker<'a, G> {
         let bound = self.params.chance_bound;
         let skey = statics_key(mv.to_u16(), outcomes, ply);
         let slot = skey as usize & (OUTCOME_STATICS - 1);
-        let (mean, first) = match self.outcome_statics[slot] {
-            (key, mean, first) if key == skey => (mean, first),
+        let (mean, rep, rep_static) = match self.outcome_statics[slot] {
+            (key, mean, rep, rep_static) if key == skey => (mean, rep as usize, rep_static),
             _ => {
-                let (mean, first) = self.static_outcomes(mv, outcomes, ply);
-                self.outcome_statics[slot] = (skey, mean, first);
-                (mean, first)
+                let (mean, statics) = self.static_outcomes(mv, outcomes, ply);
+                let rep = (0..outcomes.len())
+                    .min_by_key(|&k| (statics[k] - mean).abs())
+                    .unwrap_or(0);
+                self.outcome_statics[slot] = (skey, mean, rep as u8, statics[rep]);
+                (mean, rep, statics[rep])
             }
         };
-        let shift = mean - first;
+        let shift = mean - rep_static;
         let (a, b) = (
             (alpha - shift).clamp(-INFINITY, INFINITY),
             (beta - shift).clamp(-INFINITY, INFINITY),
         );
-        self.make(mv, outcomes.as_slice()[0].0);
+        self.make(mv, outcomes.as_slice()[rep].0);
         let d = self.outcome_depth(depth, 0);
         let v = -self.search::<NonPv>(d, -b, -a, ply + 1, false);
         self.unmake();
@@ -451,14 +458,19 @@ impl<'a, G: Game> Worker<'a, G> {
         self.static_outcomes(mv, chances, ply).0
     }
 
-    /// The weighted mean of the static evaluations after each outcome, and the first
-    /// outcome's own (clamped to ±B like the mean), from the mover's view.
-    fn static_outcomes(&mut self, mv: G::Move, chances: &ChanceList, ply: usize) -> (Score, Score) {
+    /// The weighted mean of the static evaluations after each outcome, and each outcome's
+    /// own (clamped to ±B like the mean), from the mover's view.
+    fn static_outcomes(
+        &mut self,
+        mv: G::Move,
+        chances: &ChanceList,
+        ply: usize,
+    ) -> (Score, [Score; MAX_OUTCOMES]) {
         let bound = self.params.chance_bound;
         let total = chances.total() as i64;
         let mut sum = 0i64;
-        let mut first = None;
-        for &(o, w) in chances.as_slice() {
+        let mut statics = [0; MAX_OUTCOMES];
+        for (k, &(o, w)) in chances.as_slice().iter().enumerate() {
             self.make(mv, o);
             self.nodes += 1;
             self.stats.static_outcomes += 1;
@@ -467,13 +479,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 None => -self.eval.evaluate(&self.pos),
             };
             self.unmake();
-            let v = v.clamp(-bound, bound);
-            first.get_or_insert(v);
-            sum += w as i64 * self.chance_mean.w(v as i64);
+            statics[k] = v.clamp(-bound, bound);
+            sum += w as i64 * self.chance_mean.w(statics[k] as i64);
         }
-        (
-            self.chance_mean.value(sum, total.max(1)),
-            first.unwrap_or(0),
-        )
+        (self.chance_mean.value(sum, total.max(1)), statics)
     }
 }

@@ -48,9 +48,9 @@ pub struct Features {
     /// depth (`ChanceReduction*` parameters); never on the principal variation, never for
     /// an outcome that gives check.
     pub chance_reduction: bool,
-    /// A chance node off the principal variation is valued by searching its most likely
-    /// outcome only, shifted by the static difference between the mean of all outcomes
-    /// and that one (`ChanceSingleMinDepth`); the tree then grows like chess's instead of
+    /// A chance node off the principal variation is valued by searching one outcome only
+    /// (the one statically nearest the mean), shifted by the static difference between
+    /// the mean of all outcomes and that one (`ChanceSingleMinDepth`); the tree then grows like chess's instead of
     /// by the pool size at every reveal. Never at the root, never for a forced-mate window.
     pub chance_single: bool,
     /// Continuation history (1 and 2 plies) in quiet-move ordering, reductions and the
@@ -161,7 +161,7 @@ pub const FEATURES: &[FeatureSpec] = &[
     FeatureSpec {
         name: "Search_ChanceSingle",
         default: false,
-        doc: "off the principal variation, a chance node searches its most likely outcome only, corrected by the outcomes' static mean",
+        doc: "off the principal variation, a chance node searches one outcome only (the one statically nearest the mean), corrected by the outcomes' static mean",
     },
 ];
 

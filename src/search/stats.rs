@@ -28,7 +28,7 @@ pub struct SearchStats {
     pub probe_cuts: u64,
     /// Chance nodes decided by Star1 bounds before every outcome was exact.
     pub star1_cuts: u64,
-    /// Chance nodes valued by their most likely outcome only (`Search_ChanceSingle`).
+    /// Chance nodes valued by one outcome only (`Search_ChanceSingle`).
     pub single_outcome: u64,
     /// Outcome searches, by how many plies their depth was reduced (0, 1, 2, 3+).
     pub outcome_searches: [u64; REDUCTION_BUCKETS],
