@@ -311,18 +311,18 @@ impl<'a, G: Game> Worker<'a, G> {
         let bound = self.params.chance_bound;
         let skey = statics_key(mv.to_u16(), outcomes, ply);
         let slot = skey as usize & (OUTCOME_STATICS - 1);
-        let (mean, rep, rep_static) = match self.outcome_statics[slot] {
-            (key, mean, rep, rep_static) if key == skey => (mean, rep as usize, rep_static),
+        let (rep, shift) = match self.outcome_statics[slot] {
+            (key, rep, shift) if key == skey => (rep as usize, shift),
             _ => {
                 let (mean, statics) = self.static_outcomes(mv, outcomes, ply);
                 let rep = (0..outcomes.len())
                     .min_by_key(|&k| (statics[k] - mean).abs())
                     .unwrap_or(0);
-                self.outcome_statics[slot] = (skey, mean, rep as u8, statics[rep]);
-                (mean, rep, statics[rep])
+                let shift = mean - statics[rep];
+                self.outcome_statics[slot] = (skey, rep as u8, shift);
+                (rep, shift)
             }
         };
-        let shift = mean - rep_static;
         let (a, b) = (
             (alpha - shift).clamp(-INFINITY, INFINITY),
             (beta - shift).clamp(-INFINITY, INFINITY),

@@ -50,8 +50,9 @@ pub struct Features {
     pub chance_reduction: bool,
     /// A chance node off the principal variation is valued by searching one outcome only
     /// (the one statically nearest the mean), shifted by the static difference between
-    /// the mean of all outcomes and that one (`ChanceSingleMinDepth`); the tree then grows like chess's instead of
-    /// by the pool size at every reveal. Never at the root, never for a forced-mate window.
+    /// the mean of all outcomes and that one (`ChanceSingleMinDepth`); the tree then
+    /// grows like chess's instead of by the pool size at every reveal. Never at the root,
+    /// never for a forced-mate window.
     pub chance_single: bool,
     /// Continuation history (1 and 2 plies) in quiet-move ordering, reductions and the
     /// history rewards.

@@ -106,11 +106,11 @@ pub struct Worker<'a, G: Game> {
     pub(super) lmr: Vec<[i32; 64]>,
     /// How chance nodes average their outcomes.
     pub(super) chance_mean: ChanceMean,
-    /// Static values of chance moves' outcomes (the weighted mean, the index of the
-    /// outcome nearest it and that outcome's) by move, side and pool (`chance::statics_key`), kept for the whole
-    /// search: `Search_ChanceSingle` needs them at every chance node it values. Empty
-    /// unless `features.chance_single`.
-    pub(super) outcome_statics: Vec<(u64, Score, u8, Score)>,
+    /// Of a chance move's outcomes, the one statically nearest their weighted mean and
+    /// the mean minus its static value, by move, side and pool (`chance::statics_key`),
+    /// kept for the whole search: `Search_ChanceSingle` needs them at every chance node
+    /// it values. Empty unless `features.chance_single`.
+    pub(super) outcome_statics: Vec<(u64, u8, Score)>,
 }
 
 /// Entries of `Worker::outcome_statics` (a power of two; 1 MiB).
@@ -179,7 +179,7 @@ impl<'a, G: Game> Worker<'a, G> {
             lmr,
             chance_mean,
             outcome_statics: if shared.features.chance_single {
-                vec![(0, 0, 0, 0); OUTCOME_STATICS]
+                vec![(0, 0, 0); OUTCOME_STATICS]
             } else {
                 Vec::new()
             },
