@@ -41,7 +41,8 @@ fn reveal_chess_search_returns_a_legal_choice() {
 }
 
 /// The chance switches with `Search_ChanceSingle`: every chance node off the principal
-/// variation valued by its most likely outcome (plus the outcomes' static spread).
+/// variation valued by one outcome (the one statically nearest the mean) plus the
+/// static difference to the mean, in quiescence too.
 fn single_options() -> Options {
     Options {
         settings: SearchSettings::with(&[

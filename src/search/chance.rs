@@ -59,6 +59,7 @@ impl<'a, G: Game> Worker<'a, G> {
         alpha: Score,
         beta: Score,
         ply: usize,
+        cut_node: bool,
     ) -> Score {
         let mv = step.mv;
         self.stats.chance_nodes += 1;
@@ -90,7 +91,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && depth >= self.params.chance_single_min_depth
             && outcomes.len() > 1
         {
-            self.chance_single(mv, &outcomes, depth, alpha, beta, ply)
+            self.chance_single(mv, &outcomes, depth, alpha, beta, ply, cut_node)
         } else {
             self.chance_mean::<NT>(mv, &outcomes, depth, alpha, beta, ply)
         };
@@ -306,9 +307,58 @@ impl<'a, G: Game> Worker<'a, G> {
         alpha: Score,
         beta: Score,
         ply: usize,
+        cut_node: bool,
     ) -> (Score, TtBound) {
         self.stats.single_outcome += 1;
         let bound = self.params.chance_bound;
+        let (rep, shift) = self.single_outcome(mv, outcomes, ply);
+        let (a, b) = (
+            (alpha - shift).clamp(-INFINITY, INFINITY),
+            (beta - shift).clamp(-INFINITY, INFINITY),
+        );
+        self.make(mv, rep);
+        let d = self.outcome_depth(depth, 0);
+        let v = -self.search::<NonPv>(d, -b, -a, ply + 1, cut_node);
+        self.unmake();
+        if self.stopped {
+            return (0, TtBound::None);
+        }
+        let v = (v + shift).clamp(-bound, bound);
+        (v, TtBound::of(v, alpha, beta))
+    }
+
+    /// A chance move inside quiescence under `Search_ChanceSingle`: the outcome
+    /// `chance_single` would search, searched on by quiescence, plus its shift. Unlike
+    /// the static mean (`chance_static`) it sees the recapture of the revealed piece, and
+    /// it evaluates one position instead of one per outcome; one outcome per capture
+    /// does not multiply the capture tree by the pool.
+    pub(super) fn qsearch_single(
+        &mut self,
+        mv: G::Move,
+        outcomes: &mut ChanceList,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        qply: usize,
+    ) -> Score {
+        // The order `chance_value` gives them, so that both share the cached statics.
+        outcomes.sort_by_weight();
+        let (rep, shift) = self.single_outcome(mv, outcomes, ply);
+        let (a, b) = (
+            (alpha - shift).clamp(-INFINITY, INFINITY),
+            (beta - shift).clamp(-INFINITY, INFINITY),
+        );
+        self.make(mv, rep);
+        let v = -self.qsearch(-b, -a, ply + 1, qply + 1);
+        self.unmake();
+        (v + shift).clamp(-self.params.chance_bound, self.params.chance_bound)
+    }
+
+    /// The outcome of a chance move that `Search_ChanceSingle` searches (the one whose
+    /// static value is nearest the mean of all, the more likely on a tie) and the shift
+    /// from its static value to that mean, both from the cache when the same move has
+    /// been met with the same pool.
+    fn single_outcome(&mut self, mv: G::Move, outcomes: &ChanceList, ply: usize) -> (u8, Score) {
         let skey = statics_key(mv.to_u16(), outcomes, ply);
         let slot = skey as usize & (OUTCOME_STATICS - 1);
         let (rep, shift) = match self.outcome_statics[slot] {
@@ -323,19 +373,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 (rep, shift)
             }
         };
-        let (a, b) = (
-            (alpha - shift).clamp(-INFINITY, INFINITY),
-            (beta - shift).clamp(-INFINITY, INFINITY),
-        );
-        self.make(mv, outcomes.as_slice()[rep].0);
-        let d = self.outcome_depth(depth, 0);
-        let v = -self.search::<NonPv>(d, -b, -a, ply + 1, false);
-        self.unmake();
-        if self.stopped {
-            return (0, TtBound::None);
-        }
-        let v = (v + shift).clamp(-bound, bound);
-        (v, TtBound::of(v, alpha, beta))
+        (outcomes.as_slice()[rep].0, shift)
     }
 
     /// Plies by which each outcome (most likely first) is searched shallower than the

@@ -79,7 +79,11 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             chances.clear();
             let score = if self.pos.chance(mv, &mut chances) {
-                self.chance_static(mv, &chances, ply)
+                if self.features.chance_single {
+                    self.qsearch_single(mv, &mut chances, alpha, beta, ply, qply)
+                } else {
+                    self.chance_static(mv, &chances, ply)
+                }
             } else {
                 self.make(mv, NO_OUTCOME);
                 let s = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
