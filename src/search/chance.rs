@@ -91,7 +91,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && depth >= self.params.chance_single_min_depth
             && outcomes.len() > 1
         {
-            self.chance_single(mv, &outcomes, depth, alpha, beta, ply, cut_node)
+            self.chance_single(mv, &outcomes, depth, (alpha, beta), ply, cut_node)
         } else {
             self.chance_mean::<NT>(mv, &outcomes, depth, alpha, beta, ply)
         };
@@ -304,8 +304,7 @@ impl<'a, G: Game> Worker<'a, G> {
         mv: G::Move,
         outcomes: &ChanceList,
         depth: i32,
-        alpha: Score,
-        beta: Score,
+        (alpha, beta): (Score, Score),
         ply: usize,
         cut_node: bool,
     ) -> (Score, TtBound) {
