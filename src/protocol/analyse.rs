@@ -49,7 +49,8 @@ pub struct AnalyseArgs {
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
     /// After each iteration, show where the nodes went (inner nodes by kind, quiescence,
-    /// chance nodes, outcome searches by depth reduction).
+    /// chance nodes, outcome searches by depth reduction) and where inner nodes were cut
+    /// (table, reverse futility, null move, a move's fail high; the first move's share).
     #[arg(long)]
     pub stats: bool,
 }
@@ -217,6 +218,7 @@ fn analyse<G: Game>(
             say(&readable_info(g, &info, multipv));
             if show.stats && info.multipv == 1 {
                 say(&format!("  nodes: {}", info.stats.summary()));
+                say(&format!("  cuts:  {}", info.stats.cuts_summary()));
             }
             // A new exact line replaces the breakdown; a bound line (an aspiration fail)
             // has none, and the last exact one still stands.

@@ -304,6 +304,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && h.depth >= depth
             && let Some(s) = h.cutoff(alpha, beta, ply)
         {
+            self.stats.tt_cuts += 1;
             return s;
         }
         let raw_eval = if in_check {
@@ -438,6 +439,8 @@ impl<'a, G: Game> Worker<'a, G> {
                         self.update_pv(ply, mv, step.has_chance());
                     }
                     if score >= beta {
+                        self.stats.beta_cuts += 1;
+                        self.stats.first_move_cuts += (searched == 1) as u64;
                         if !noisy {
                             self.reward_quiet(mv, &quiets, depth, ply);
                         }
@@ -566,6 +569,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && beta.abs() < MATE_BOUND
             && static_eval - p.rfp_margin * (depth - improving as i32) >= beta
         {
+            self.stats.rfp_cuts += 1;
             return Some(static_eval);
         }
         // Null move: if passing still fails high, a real move surely would.
@@ -579,6 +583,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let r = p.nmp_base
                 + depth / p.nmp_depth_divisor
                 + ((static_eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
+            self.stats.nmp_tries += 1;
             self.note_move(None, ply);
             self.make_null();
             self.null_stack[ply + 1] = true;
@@ -589,6 +594,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 return Some(0);
             }
             if s >= beta {
+                self.stats.nmp_cuts += 1;
                 return Some(if s >= MATE_BOUND { beta } else { s });
             }
         }
