@@ -199,3 +199,23 @@ fn tune_lowers_the_loss_and_writes_loadable_weights() {
     assert!(err.contains("the data is chess, not mathchess"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn committed_weights_files_load_over_their_games() {
+    // weights/ holds each game's tuned weights (EvalFile texts). Math Chess's passed its
+    // SPRT and is compiled in, so loading it changes nothing; chess's and Reveal Chess's
+    // did not, so they load but differ from the compiled-in ones.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
+    let read = |name: &str| std::fs::read_to_string(root.join(name)).unwrap();
+    let mc = tinh::mathchess::weights::WEIGHTS;
+    assert_eq!(mc.with_text(&read("mathchess-tuned.txt")).unwrap(), mc);
+    for (file, chess) in [
+        ("chess-tuned.txt", true),
+        ("chess-tuned2.txt", true),
+        ("revealchess-tuned.txt", false),
+    ] {
+        let compiled = tinh::revealchess::eval::compiled_weights(chess).clone();
+        let loaded = compiled.with_text(&read(file)).unwrap();
+        assert_ne!(loaded, compiled, "{file}");
+    }
+}
