@@ -42,13 +42,14 @@ fn reveal_chess_search_returns_a_legal_choice() {
 
 /// The chance switches with `Search_ChanceSingle`: every chance node off the principal
 /// variation valued by one outcome (the one statically nearest the mean) plus the
-/// static difference to the mean, in quiescence too.
-fn single_options() -> Options {
+/// static difference to the mean; with `qsearch`, revealing captures in quiescence too.
+fn single_options_with(qsearch: bool) -> Options {
     Options {
         settings: SearchSettings::with(&[
             ("Search_ChanceSingle", 1),
             ("Search_ChanceNonPv", 1),
             ("Search_ChanceReduction", 1),
+            ("Search_ChanceSingleQsearch", qsearch as i64),
         ])
         .unwrap(),
         ..Default::default()
@@ -71,8 +72,13 @@ fn chance_single_searches_deeper_from_the_start() {
     // chess's.
     let b = Board::startpos(false);
     let exact = depth_in_nodes(&b, 400_000, &Options::default());
-    let single = depth_in_nodes(&b, 400_000, &single_options());
-    assert!(single >= exact + 2, "single {single}, exact {exact}");
+    for qsearch in [false, true] {
+        let single = depth_in_nodes(&b, 400_000, &single_options_with(qsearch));
+        assert!(
+            single >= exact + 2,
+            "single {single}, exact {exact}, {qsearch}"
+        );
+    }
 }
 
 #[test]
@@ -81,14 +87,16 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
     // (tests/search_wins.rs proves it). At the root every outcome is still searched, so
     // the mate stays a mate, not a clamped mean.
     let b = Board::from_fen("3rkr2/3p1p2/8/8/8/3n4/4X3/K3R3 w - - 0 1 Q1R2B2N2P8", false).unwrap();
-    let s = Searcher::new(16);
     let limits = Limits {
         depth: Some(4),
         ..Default::default()
     };
-    let r = s.search(&b, &limits, &single_options(), &|_| {});
-    assert!(r.score >= MATE_BOUND, "{}", r.score);
-    assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
+    for qsearch in [false, true] {
+        let s = Searcher::new(16);
+        let r = s.search(&b, &limits, &single_options_with(qsearch), &|_| {});
+        assert!(r.score >= MATE_BOUND, "{} {qsearch}", r.score);
+        assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
+    }
 }
 
 #[test]

@@ -225,7 +225,7 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> Score {
         self.note_move(Some(step.mv), ply);
         if step.has_chance() {
-            self.chance_value::<NT>(step, depth, alpha, beta, ply, cut_node)
+            self.chance_value::<NT>(step, depth, alpha, beta, ply)
         } else {
             self.make(step.mv, NO_OUTCOME);
             self.shared.tt.prefetch(self.pos.key());

@@ -59,7 +59,6 @@ impl<'a, G: Game> Worker<'a, G> {
         alpha: Score,
         beta: Score,
         ply: usize,
-        cut_node: bool,
     ) -> Score {
         let mv = step.mv;
         self.stats.chance_nodes += 1;
@@ -91,7 +90,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && depth >= self.params.chance_single_min_depth
             && outcomes.len() > 1
         {
-            self.chance_single(mv, &outcomes, depth, (alpha, beta), ply, cut_node)
+            self.chance_single(mv, &outcomes, depth, (alpha, beta), ply)
         } else {
             self.chance_mean::<NT>(mv, &outcomes, depth, alpha, beta, ply)
         };
@@ -306,7 +305,6 @@ impl<'a, G: Game> Worker<'a, G> {
         depth: i32,
         (alpha, beta): (Score, Score),
         ply: usize,
-        cut_node: bool,
     ) -> (Score, TtBound) {
         self.stats.single_outcome += 1;
         let bound = self.params.chance_bound;
@@ -317,7 +315,7 @@ impl<'a, G: Game> Worker<'a, G> {
         );
         self.make(mv, rep);
         let d = self.outcome_depth(depth, 0);
-        let v = -self.search::<NonPv>(d, -b, -a, ply + 1, cut_node);
+        let v = -self.search::<NonPv>(d, -b, -a, ply + 1, false);
         self.unmake();
         if self.stopped {
             return (0, TtBound::None);
@@ -326,7 +324,7 @@ impl<'a, G: Game> Worker<'a, G> {
         (v, TtBound::of(v, alpha, beta))
     }
 
-    /// A chance move inside quiescence under `Search_ChanceSingle`: the outcome
+    /// A chance move inside quiescence under `Search_ChanceSingleQsearch`: the outcome
     /// `chance_single` would search, searched on by quiescence, plus its shift. Unlike
     /// the static mean (`chance_static`) it sees the recapture of the revealed piece, and
     /// it evaluates one position instead of one per outcome; one outcome per capture

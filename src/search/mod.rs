@@ -54,6 +54,10 @@ pub struct Features {
     /// grows like chess's instead of by the pool size at every reveal. Never at the root,
     /// never for a forced-mate window.
     pub chance_single: bool,
+    /// With `chance_single`, quiescence values a revealing capture the same way: by
+    /// quiescence after that one outcome plus the shift, instead of the static mean of
+    /// every outcome.
+    pub chance_single_qsearch: bool,
     /// Continuation history (1 and 2 plies) in quiet-move ordering, reductions and the
     /// history rewards.
     pub cont_hist: bool,
@@ -84,6 +88,7 @@ impl Default for Features {
             chance_nonpv: false,
             chance_reduction: false,
             chance_single: false,
+            chance_single_qsearch: false,
         };
         for spec in FEATURES {
             *f.slot(spec.name).expect("listed feature") = spec.default;
@@ -164,6 +169,11 @@ pub const FEATURES: &[FeatureSpec] = &[
         default: false,
         doc: "off the principal variation, a chance node searches one outcome only (the one statically nearest the mean), corrected by the outcomes' static mean",
     },
+    FeatureSpec {
+        name: "Search_ChanceSingleQsearch",
+        default: false,
+        doc: "with Search_ChanceSingle, quiescence values a revealing capture by that one outcome's quiescence plus the correction",
+    },
 ];
 
 impl Features {
@@ -185,6 +195,7 @@ impl Features {
             "Search_ChanceNonPv" => &mut self.chance_nonpv,
             "Search_ChanceReduction" => &mut self.chance_reduction,
             "Search_ChanceSingle" => &mut self.chance_single,
+            "Search_ChanceSingleQsearch" => &mut self.chance_single_qsearch,
             other => unreachable!("feature {other} has no field"),
         };
         Some(f)

@@ -79,7 +79,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             chances.clear();
             let score = if self.pos.chance(mv, &mut chances) {
-                if self.features.chance_single {
+                if self.features.chance_single && self.features.chance_single_qsearch {
                     self.qsearch_single(mv, &mut chances, alpha, beta, ply, qply)
                 } else {
                     self.chance_static(mv, &chances, ply)
