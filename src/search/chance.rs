@@ -90,7 +90,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && depth >= self.params.chance_single_min_depth
             && outcomes.len() > 1
         {
-            self.chance_single(mv, &outcomes, depth, (alpha, beta), ply)
+            self.chance_single(mv, &outcomes, depth, alpha, beta, ply)
         } else {
             self.chance_mean::<NT>(mv, &outcomes, depth, alpha, beta, ply)
         };
@@ -303,7 +303,8 @@ impl<'a, G: Game> Worker<'a, G> {
         mv: G::Move,
         outcomes: &ChanceList,
         depth: i32,
-        (alpha, beta): (Score, Score),
+        alpha: Score,
+        beta: Score,
         ply: usize,
     ) -> (Score, TtBound) {
         self.stats.single_outcome += 1;

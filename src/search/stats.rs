@@ -36,14 +36,16 @@ pub struct SearchStats {
     pub static_outcomes: u64,
     /// Inner nodes answered by the transposition table before any move.
     pub tt_cuts: u64,
-    /// Inner nodes cut by reverse futility pruning, and by null-move pruning.
+    /// Inner nodes cut by reverse futility pruning.
     pub rfp_cuts: u64,
+    /// Inner nodes cut by null-move pruning.
     pub nmp_cuts: u64,
     /// Null-move searches tried.
     pub nmp_tries: u64,
-    /// Inner nodes whose move loop failed high, and of those the ones where the first
-    /// move searched did (how good the move ordering is: about 90% in chess engines).
+    /// Inner nodes whose move loop failed high.
     pub beta_cuts: u64,
+    /// Of those, the ones where the first move searched did (how good the move ordering
+    /// is: about 90% in chess engines).
     pub first_move_cuts: u64,
 }
 
