@@ -71,7 +71,16 @@ fn chance_single_searches_deeper_from_the_start() {
     // outcome of every reveal; valuing off-PV reveals by one outcome grows the tree like
     // chess's.
     let b = Board::startpos(false);
-    let exact = depth_in_nodes(&b, 400_000, &Options::default());
+    let exact_options = Options {
+        settings: SearchSettings::with(&[
+            ("Search_ChanceSingle", 0),
+            ("Search_ChanceNonPv", 0),
+            ("Search_ChanceReduction", 0),
+        ])
+        .unwrap(),
+        ..Default::default()
+    };
+    let exact = depth_in_nodes(&b, 400_000, &exact_options);
     for qsearch in [false, true] {
         let single = depth_in_nodes(&b, 400_000, &single_options_with(qsearch));
         assert!(

@@ -18,6 +18,9 @@ fn search(moves: &str, depth: u32, chance_pruning: bool) -> (String, String, u64
         ("Search_LMR", 0),
         ("Search_Futility", 0),
         ("Search_SEE", 0),
+        ("Search_ChanceNonPv", 0),
+        ("Search_ChanceReduction", 0),
+        ("Search_ChanceSingle", 0),
         ("Search_ChancePruning", chance_pruning as i64),
     ])
     .unwrap();

@@ -87,22 +87,23 @@ const CHESS_BENCH: [BenchPosition; 4] = [
     },
 ];
 
-/// The `tinh bench` positions of Reveal Chess, five plies shallower (chance nodes).
+/// The `tinh bench` positions of Reveal Chess, one ply shallower than chess's: chance
+/// nodes on the principal variation still search every outcome.
 const REVEAL_BENCH: [BenchPosition; 3] = [
     BenchPosition {
         fen: None,
         moves: "",
-        depth_offset: -5,
+        depth_offset: -1,
     },
     BenchPosition {
         fen: None,
         moves: "e2e4P e7e5P g1f3N b8c6N",
-        depth_offset: -5,
+        depth_offset: -1,
     },
     BenchPosition {
         fen: None,
         moves: "d2d4Q d7d5P c1f4B g8f6R",
-        depth_offset: -5,
+        depth_offset: -1,
     },
 ];
 
@@ -281,9 +282,21 @@ impl Game for Board {
     }
     /// Static exchange evaluation in both games (fixed-node SPRTs against the build before
     /// it, 10,000 nodes a move: chess +104.3 ± 35.1 Elo over 302 games, Reveal Chess
-    /// +107.0 ± 35.8 over 308).
+    /// +107.0 ± 35.8 over 308). Reveal Chess also values a chance node off the principal
+    /// variation by one outcome, with outcomes searched as non-PV nodes and the unlikely
+    /// ones shallower (the three chance switches on against off at 10+0.1: H1, +53 ± 25
+    /// Elo over 660 games; README, "Reveal Chess search depth").
     fn search_defaults(&self) -> &'static [(&'static str, i32)] {
-        &[("Search_SEE", 1)]
+        if self.chess {
+            &[("Search_SEE", 1)]
+        } else {
+            &[
+                ("Search_SEE", 1),
+                ("Search_ChanceNonPv", 1),
+                ("Search_ChanceReduction", 1),
+                ("Search_ChanceSingle", 1),
+            ]
+        }
     }
     fn bench_positions(&self) -> &'static [BenchPosition] {
         if self.chess {
