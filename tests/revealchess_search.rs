@@ -42,14 +42,16 @@ fn reveal_chess_search_returns_a_legal_choice() {
 
 /// The chance switches with `Search_ChanceSingle`: every chance node off the principal
 /// variation valued by one outcome (the one statically nearest the mean) plus the
-/// static difference to the mean; with `qsearch`, revealing captures in quiescence too.
-fn single_options_with(qsearch: bool) -> Options {
+/// static difference to the mean; with `qsearch`, revealing captures in quiescence too;
+/// with `pv`, chance nodes on the principal variation below the root too.
+fn single_options_with(qsearch: bool, pv: bool) -> Options {
     Options {
         settings: SearchSettings::with(&[
             ("Search_ChanceSingle", 1),
             ("Search_ChanceNonPv", 1),
             ("Search_ChanceReduction", 1),
             ("Search_ChanceSingleQsearch", qsearch as i64),
+            ("ChanceSinglePv", pv as i64),
         ])
         .unwrap(),
         ..Default::default()
@@ -82,12 +84,17 @@ fn chance_single_searches_deeper_from_the_start() {
     };
     let exact = depth_in_nodes(&b, 400_000, &exact_options);
     for qsearch in [false, true] {
-        let single = depth_in_nodes(&b, 400_000, &single_options_with(qsearch));
+        let single = depth_in_nodes(&b, 400_000, &single_options_with(qsearch, false));
         assert!(
             single >= exact + 2,
             "single {single}, exact {exact}, {qsearch}"
         );
     }
+    // Valuing the principal variation's reveals below the root by one outcome too: the
+    // exact part of the tree left is the root's own outcomes.
+    let single = depth_in_nodes(&b, 800_000, &single_options_with(false, false));
+    let single_pv = depth_in_nodes(&b, 800_000, &single_options_with(false, true));
+    assert!(single_pv > single, "single_pv {single_pv}, single {single}");
 }
 
 #[test]
@@ -100,10 +107,10 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
         depth: Some(4),
         ..Default::default()
     };
-    for qsearch in [false, true] {
+    for (qsearch, pv) in [(false, false), (true, false), (false, true)] {
         let s = Searcher::new(16);
-        let r = s.search(&b, &limits, &single_options_with(qsearch), &|_| {});
-        assert!(r.score >= MATE_BOUND, "{} {qsearch}", r.score);
+        let r = s.search(&b, &limits, &single_options_with(qsearch, pv), &|_| {});
+        assert!(r.score >= MATE_BOUND, "{} {qsearch} {pv}", r.score);
         assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
     }
 }

@@ -84,13 +84,13 @@ impl<'a, G: Game> Worker<'a, G> {
             (self.chance_static(mv, &outcomes, ply), TtBound::Exact)
         } else if alpha >= b || beta <= -b {
             self.chance_decisive(mv, &outcomes, depth, alpha, beta, ply)
-        } else if !NT::PV
+        } else if (!NT::PV || (1..=ply as i32).contains(&self.params.chance_single_pv))
             && ply > 0
             && self.features.chance_single
             && depth >= self.params.chance_single_min_depth
             && outcomes.len() > 1
         {
-            self.chance_single(mv, &outcomes, depth, alpha, beta, ply)
+            self.chance_single::<NT>(mv, &outcomes, depth, alpha, beta, ply)
         } else {
             self.chance_mean::<NT>(mv, &outcomes, depth, alpha, beta, ply)
         };
@@ -297,8 +297,9 @@ impl<'a, G: Game> Worker<'a, G> {
     /// line, so it must stay small. (With the most likely, a pawn from the start pool, a
     /// revealed piece left en prise cost a pawn in the line but kept the +160 the other
     /// types add: the search valued hanging reveals by that much too well.) The estimate
-    /// stays inside ±B: one outcome's mate is no forced mate of the node.
-    fn chance_single(
+    /// stays inside ±B: one outcome's mate is no forced mate of the node. On the principal
+    /// variation (`ChanceSinglePv`) the outcome is searched as a PV node.
+    fn chance_single<NT: NodeType>(
         &mut self,
         mv: G::Move,
         outcomes: &ChanceList,
@@ -316,7 +317,11 @@ impl<'a, G: Game> Worker<'a, G> {
         );
         self.make(mv, rep);
         let d = self.outcome_depth(depth, 0);
-        let v = -self.search::<NonPv>(d, -b, -a, ply + 1, false);
+        let v = if NT::PV {
+            -self.search::<Pv>(d, -b, -a, ply + 1, false)
+        } else {
+            -self.search::<NonPv>(d, -b, -a, ply + 1, false)
+        };
         self.unmake();
         if self.stopped {
             return (0, TtBound::None);

@@ -69,6 +69,10 @@ search_params! {
     /// `Search_ChanceSingle` applies to chance nodes with at least this much depth left
     /// (below it the outcomes are all searched, as without the switch; -64: every one).
     chance_single_min_depth: "ChanceSingleMinDepth" = -64, -64..=64;
+    /// `Search_ChanceSingle` applies on the principal variation too, at chance nodes this
+    /// many plies or more from the root (0: never; the root's every outcome is searched for
+    /// its line whatever this is).
+    chance_single_pv: "ChanceSinglePv" = 0, 0..=64;
     /// Chance nodes average their outcomes' win rates 1 / (1 + e^(-v/s)) with this scale s
     /// (centipawns) instead of their values (0: the plain mean of the values).
     chance_sigmoid_scale: "ChanceSigmoidScale" = 0, 0..=2000;
