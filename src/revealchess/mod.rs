@@ -233,21 +233,23 @@ pub const CHESS_STRENGTH: crate::search::skill::StrengthScale =
         ],
     };
 
-/// The strength options' calibration in Reveal Chess, measured by `tinh ladder`: two runs
-/// at 300 000 nodes a move pooled by `--refit` (README). Level 5 is skill 15, not 19: skill
-/// 19 searches about as many nodes as full strength on a short clock and played level
-/// with it.
+/// The strength options' calibration in Reveal Chess, measured by `tinh ladder --skills
+/// 0,5,8,12,17`: two runs at 300 000 nodes a move pooled by `--refit` (README), with the
+/// chance switches on. They made the same nodes search deeper, and with levels 4 and 5 at
+/// skills 11 and 15 level 4 was only +119 ± 92 above level 3; at 12 and 17 every gap is
+/// at least +165. Level 5 stays below 19, which searches about as many nodes as full
+/// strength on a short clock.
 pub const REVEAL_STRENGTH: crate::search::skill::StrengthScale =
     crate::search::skill::StrengthScale {
         pawn: 100,
-        levels: [0.0, 5.0, 8.0, 11.0, 15.0],
+        levels: [0.0, 5.0, 8.0, 12.0, 17.0],
         ratings: &[
             (-1.0, 0),
-            (0.0, 316),
-            (5.0, 695),
-            (8.0, 980),
-            (11.0, 1303),
-            (15.0, 1521),
+            (0.0, 346),
+            (5.0, 644),
+            (8.0, 882),
+            (12.0, 1110),
+            (17.0, 1465),
         ],
     };
 
@@ -284,8 +286,8 @@ impl Game for Board {
     /// it, 10,000 nodes a move: chess +104.3 ± 35.1 Elo over 302 games, Reveal Chess
     /// +107.0 ± 35.8 over 308). Reveal Chess also values a chance node off the principal
     /// variation by one outcome, with outcomes searched as non-PV nodes and the unlikely
-    /// ones shallower (the three chance switches on against off at 10+0.1: H1, +53 ± 25
-    /// Elo over 660 games; README, "Reveal Chess search depth").
+    /// ones shallower (the three chance switches on against off at 10+0.1: H1, +54.6 ± 24.7
+    /// Elo over 680 games; README, "Reveal Chess search depth").
     fn search_defaults(&self) -> &'static [(&'static str, i32)] {
         if self.chess {
             &[("Search_SEE", 1)]
