@@ -95,6 +95,16 @@ fn chance_single_searches_deeper_from_the_start() {
     let single = depth_in_nodes(&b, 800_000, &single_options_with(false, false));
     let single_pv = depth_in_nodes(&b, 800_000, &single_options_with(false, true));
     assert!(single_pv > single, "single_pv {single_pv}, single {single}");
+    // Or by the first outcome searched exactly and the others at their predictions.
+    let predicted = depth_in_nodes(&b, 800_000, &predict_options());
+    assert!(predicted > single, "predicted {predicted}, single {single}");
+}
+
+/// `single_options_with(false, false)` and `ChancePvPredict`.
+fn predict_options() -> Options {
+    let mut o = single_options_with(false, false);
+    o.settings.set("ChancePvPredict", 1).unwrap();
+    o
 }
 
 #[test]
@@ -113,6 +123,9 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
         assert!(r.score >= MATE_BOUND, "{} {qsearch} {pv}", r.score);
         assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
     }
+    let r = Searcher::new(16).search(&b, &limits, &predict_options(), &|_| {});
+    assert!(r.score >= MATE_BOUND, "{}", r.score);
+    assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
 }
 
 #[test]

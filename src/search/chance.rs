@@ -91,6 +91,13 @@ impl<'a, G: Game> Worker<'a, G> {
             && outcomes.len() > 1
         {
             self.chance_single::<NT>(mv, &outcomes, depth, alpha, beta, ply)
+        } else if NT::PV
+            && ply > 0
+            && self.features.chance_single
+            && self.params.chance_pv_predict != 0
+            && outcomes.len() > 1
+        {
+            self.chance_predicted(mv, &outcomes, depth, alpha, beta, ply)
         } else {
             self.chance_mean::<NT>(mv, &outcomes, depth, alpha, beta, ply)
         };
@@ -327,6 +334,51 @@ impl<'a, G: Game> Worker<'a, G> {
             return (0, TtBound::None);
         }
         let v = (v + shift).clamp(-bound, bound);
+        (v, TtBound::of(v, alpha, beta))
+    }
+
+    /// `ChancePvPredict`: a chance node on the principal variation valued by its most
+    /// likely outcome searched as a PV node (with the window shifted by the static
+    /// difference to the mean) and every other outcome searched with a null window at its
+    /// prediction, the first's value plus their static difference; the node's value is
+    /// the weighted mean of those answers (fail-soft bounds near the predictions), an
+    /// estimate inside ±B.
+    fn chance_predicted(
+        &mut self,
+        mv: G::Move,
+        outcomes: &ChanceList,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> (Score, TtBound) {
+        let bound = self.params.chance_bound;
+        let (mean, statics) = self.static_outcomes(mv, outcomes, ply);
+        let shift = mean - statics[0];
+        let (a, b) = (
+            (alpha - shift).clamp(-INFINITY, INFINITY),
+            (beta - shift).clamp(-INFINITY, INFINITY),
+        );
+        let d = self.outcome_depth(depth, 0);
+        let total = outcomes.total() as i64;
+        let mut sum = 0i64;
+        let mut v0 = 0;
+        for (k, &(o, w)) in outcomes.as_slice().iter().enumerate() {
+            self.make(mv, o);
+            let v = if k == 0 {
+                v0 = -self.search::<Pv>(d, -b, -a, ply + 1, false);
+                v0
+            } else {
+                let p = (v0 + statics[k] - statics[0]).clamp(-bound, bound);
+                -self.search::<NonPv>(d, -p, -(p - 1), ply + 1, false)
+            };
+            self.unmake();
+            if self.stopped {
+                return (0, TtBound::None);
+            }
+            sum += w as i64 * self.chance_mean.w(v.clamp(-bound, bound) as i64);
+        }
+        let v = self.chance_mean.value(sum, total);
         (v, TtBound::of(v, alpha, beta))
     }
 

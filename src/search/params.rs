@@ -73,6 +73,11 @@ search_params! {
     /// many plies or more from the root (0: never; the root's every outcome is searched for
     /// its line whatever this is).
     chance_single_pv: "ChanceSinglePv" = 0, 0..=64;
+    /// 1: with `Search_ChanceSingle`, a chance node on the principal variation below the
+    /// root searches its most likely outcome as a PV node and each other outcome with a
+    /// null window at its predicted value (the first outcome's value plus the static
+    /// difference), and takes the mean of those answers.
+    chance_pv_predict: "ChancePvPredict" = 0, 0..=1;
     /// Chance nodes average their outcomes' win rates 1 / (1 + e^(-v/s)) with this scale s
     /// (centipawns) instead of their values (0: the plain mean of the values).
     chance_sigmoid_scale: "ChanceSigmoidScale" = 0, 0..=2000;
