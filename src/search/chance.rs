@@ -40,6 +40,15 @@ fn statics_key(mv: u16, outcomes: &ChanceList, ply: usize) -> u64 {
     h
 }
 
+/// The window (alpha, beta) of a chance node as its one searched outcome sees it: the
+/// outcome's value plus `shift` is the node's estimate.
+fn shifted_window(alpha: Score, beta: Score, shift: Score) -> (Score, Score) {
+    (
+        (alpha - shift).clamp(-INFINITY, INFINITY),
+        (beta - shift).clamp(-INFINITY, INFINITY),
+    )
+}
+
 impl<'a, G: Game> Worker<'a, G> {
     /// Expectimax over the outcomes of the step's move, weights = chance counts.
     ///
@@ -318,10 +327,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.stats.single_outcome += 1;
         let bound = self.params.chance_bound;
         let (rep, shift) = self.single_outcome(mv, outcomes, ply);
-        let (a, b) = (
-            (alpha - shift).clamp(-INFINITY, INFINITY),
-            (beta - shift).clamp(-INFINITY, INFINITY),
-        );
+        let (a, b) = shifted_window(alpha, beta, shift);
         self.make(mv, rep);
         let d = self.outcome_depth(depth, 0);
         let v = if NT::PV {
@@ -355,10 +361,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let bound = self.params.chance_bound;
         let (mean, statics) = self.static_outcomes(mv, outcomes, ply);
         let shift = mean - statics[0];
-        let (a, b) = (
-            (alpha - shift).clamp(-INFINITY, INFINITY),
-            (beta - shift).clamp(-INFINITY, INFINITY),
-        );
+        let (a, b) = shifted_window(alpha, beta, shift);
         let d = self.outcome_depth(depth, 0);
         let total = outcomes.total() as i64;
         let mut sum = 0i64;
@@ -399,10 +402,7 @@ impl<'a, G: Game> Worker<'a, G> {
         // The order `chance_value` gives them, so that both share the cached statics.
         outcomes.sort_by_weight();
         let (rep, shift) = self.single_outcome(mv, outcomes, ply);
-        let (a, b) = (
-            (alpha - shift).clamp(-INFINITY, INFINITY),
-            (beta - shift).clamp(-INFINITY, INFINITY),
-        );
+        let (a, b) = shifted_window(alpha, beta, shift);
         self.make(mv, rep);
         let v = -self.qsearch(-b, -a, ply + 1, qply + 1);
         self.unmake();
