@@ -88,24 +88,20 @@ impl<'a, G: Game> Worker<'a, G> {
         // Likely outcomes first: they move the mean most, so cutoffs come sooner.
         outcomes.sort_by_weight();
         let b = self.params.chance_bound;
+        // Below the root, `Search_ChanceSingle` may value a real choice of outcomes by an
+        // estimate instead of searching every one.
+        let estimate = ply > 0 && self.features.chance_single && outcomes.len() > 1;
         let (value, bound) = if !NT::PV && depth <= self.params.chance_static_depth {
             // The same whatever the window.
             (self.chance_static(mv, &outcomes, ply), TtBound::Exact)
         } else if alpha >= b || beta <= -b {
             self.chance_decisive(mv, &outcomes, depth, alpha, beta, ply)
-        } else if (!NT::PV || (1..=ply as i32).contains(&self.params.chance_single_pv))
-            && ply > 0
-            && self.features.chance_single
+        } else if estimate
+            && (!NT::PV || (1..=ply as i32).contains(&self.params.chance_single_pv))
             && depth >= self.params.chance_single_min_depth
-            && outcomes.len() > 1
         {
             self.chance_single::<NT>(mv, &outcomes, depth, alpha, beta, ply)
-        } else if NT::PV
-            && ply > 0
-            && self.features.chance_single
-            && self.params.chance_pv_predict != 0
-            && outcomes.len() > 1
-        {
+        } else if estimate && NT::PV && self.params.chance_pv_predict != 0 {
             self.chance_predicted(mv, &outcomes, depth, alpha, beta, ply)
         } else {
             self.chance_mean::<NT>(mv, &outcomes, depth, alpha, beta, ply)
@@ -362,12 +358,12 @@ impl<'a, G: Game> Worker<'a, G> {
         let (mean, statics) = self.static_outcomes(mv, outcomes, ply);
         let shift = mean - statics[0];
         let (a, b) = shifted_window(alpha, beta, shift);
-        let d = self.outcome_depth(depth, 0);
         let total = outcomes.total() as i64;
         let mut sum = 0i64;
         let mut v0 = 0;
         for (k, &(o, w)) in outcomes.as_slice().iter().enumerate() {
             self.make(mv, o);
+            let d = self.outcome_depth(depth, 0);
             let v = if k == 0 {
                 v0 = -self.search::<Pv>(d, -b, -a, ply + 1, false);
                 v0
