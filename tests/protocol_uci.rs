@@ -636,7 +636,21 @@ fn parse_outcome_line(l: &str) -> Result<OutcomeLine, String> {
 /// line's (expected) score, and each outcome's pv is legal after the move with that reveal.
 #[test]
 fn outcome_lines_break_a_revealing_move_down_by_reveal() {
+    check_outcome_lines(&[]);
+}
+
+/// The same with `ChanceRootPv` off: the outcomes after the most likely are searched off
+/// the principal variation and their lines come from the transposition table.
+#[test]
+fn outcome_lines_from_the_table_are_legal() {
+    check_outcome_lines(&["setoption name ChanceRootPv value 0"]);
+}
+
+fn check_outcome_lines(setup: &[&str]) {
     let mut t = Tinh::start(&["--variant", "revealchess"]);
+    for cmd in setup {
+        t.silent(cmd);
+    }
     let start = "position startpos moves e2e4P e7e5P";
     t.silent(start);
     let (root_divide, _) = t.perft(1);

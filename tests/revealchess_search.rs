@@ -98,6 +98,20 @@ fn chance_single_searches_deeper_from_the_start() {
     // Or by the first outcome searched exactly and the others at their predictions.
     let predicted = depth_in_nodes(&b, 800_000, &predict_options());
     assert!(predicted > single, "predicted {predicted}, single {single}");
+    // Or the root's less likely outcomes searched off the principal variation.
+    let root_off_pv = depth_in_nodes(&b, 800_000, &root_off_pv_options());
+    assert!(
+        root_off_pv > single,
+        "root_off_pv {root_off_pv}, single {single}"
+    );
+}
+
+/// `single_options_with(false, false)` with `ChanceRootPv` off: a root move's outcomes
+/// after the most likely one searched off the principal variation.
+fn root_off_pv_options() -> Options {
+    let mut o = single_options_with(false, false);
+    o.settings.set("ChanceRootPv", 0).unwrap();
+    o
 }
 
 /// `single_options_with(false, false)` and `ChancePvPredict`.
@@ -123,9 +137,11 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
         assert!(r.score >= MATE_BOUND, "{} {qsearch} {pv}", r.score);
         assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
     }
-    let r = Searcher::new(16).search(&b, &limits, &predict_options(), &|_| {});
-    assert!(r.score >= MATE_BOUND, "{}", r.score);
-    assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
+    for options in [predict_options(), root_off_pv_options()] {
+        let r = Searcher::new(16).search(&b, &limits, &options, &|_| {});
+        assert!(r.score >= MATE_BOUND, "{}", r.score);
+        assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
+    }
 }
 
 #[test]

@@ -6,6 +6,7 @@
 
 use super::Bound;
 use super::alphabeta::{NodeType, NonPv, Pv, Step, outcome_score};
+use super::ordering::MAX_PLY;
 use super::stats::REDUCTION_BUCKETS;
 use super::tt::{TtBound, score_to_tt};
 use super::worker::{OUTCOME_STATICS, OutcomeLine, Worker};
@@ -235,8 +236,10 @@ impl<'a, G: Game> Worker<'a, G> {
             self.make(mv, o);
             let d = self.outcome_depth(depth, reductions[k]);
             // On the principal variation the most likely outcome continues it; at the
-            // root every outcome does, so that each one's line can be shown.
-            let on_pv = NT::PV && self.features.chance_nonpv && (k == 0 || ply == 0);
+            // root every outcome does (`ChanceRootPv`), so that each one's line is the
+            // search's own.
+            let pv_outcome = k == 0 || (ply == 0 && self.params.chance_root_pv != 0);
+            let on_pv = NT::PV && self.features.chance_nonpv && pv_outcome;
             if ply == 0 {
                 self.pv_len[1] = 1;
             }
@@ -245,6 +248,11 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 -self.search::<NonPv>(d, -bi, -ai, ply + 1, false)
             };
+            if ply == 0 && NT::PV && self.features.chance_nonpv && !pv_outcome {
+                // A root outcome searched off the principal variation: its line is the
+                // table's.
+                self.table_line_at_root_outcome();
+            }
             self.unmake();
             if self.stopped {
                 return (0, TtBound::None);
@@ -481,6 +489,39 @@ impl<'a, G: Game> Worker<'a, G> {
             },
             pv,
         });
+    }
+
+    /// Fill the line of the root outcome just made (ply 1's PV) from the transposition
+    /// table: its moves while each is legal and none repeats a position, through the first
+    /// move whose outcome is drawn at random (a line stops at a reveal, as the PV does).
+    fn table_line_at_root_outcome(&mut self) {
+        let mut len = 1;
+        let mut keys = Vec::new();
+        let mut legal = MoveList::new();
+        while len < MAX_PLY / 2 && self.pos.immediate_result().is_none() {
+            let key = self.pos.key();
+            let Some(hit) = self.shared.tt.probe(key) else {
+                break;
+            };
+            let mv = G::Move::from_u16(hit.mv);
+            legal.clear();
+            self.pos.generate_moves(&mut legal);
+            if mv.is_null() || keys.contains(&key) || !legal.contains(&mv) {
+                break;
+            }
+            self.pv[1][len] = mv;
+            len += 1;
+            let mut chances = ChanceList::default();
+            if self.pos.chance(mv, &mut chances) {
+                break;
+            }
+            keys.push(key);
+            self.pos.make(mv, NO_OUTCOME);
+        }
+        for _ in 0..keys.len() {
+            self.pos.unmake();
+        }
+        self.pv_len[1] = len;
     }
 
     /// The chance node when the window lies beyond the clamped range (alpha >= B or

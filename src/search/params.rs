@@ -78,6 +78,9 @@ search_params! {
     /// null window at its predicted value (the first outcome's value plus the static
     /// difference), and takes the mean of those answers.
     chance_pv_predict: "ChancePvPredict" = 0, 0..=1;
+    /// 1: every outcome of a root move on the principal variation continues it (searched as
+    /// a PV node, for its line); 0: only the most likely, as below the root.
+    chance_root_pv: "ChanceRootPv" = 1, 0..=1;
     /// Chance nodes average their outcomes' win rates 1 / (1 + e^(-v/s)) with this scale s
     /// (centipawns) instead of their values (0: the plain mean of the values).
     chance_sigmoid_scale: "ChanceSigmoidScale" = 0, 0..=2000;
