@@ -1284,7 +1284,9 @@ fn analyse_breaks_a_revealing_best_move_down_by_outcome() {
         let (w, t) = f[1].split_once('/').unwrap_or_else(|| panic!("{row}"));
         assert_eq!(t, "15", "{row}");
         sum += w.parse::<u32>().unwrap();
-        assert!(f.len() >= 5, "a value and a continuation: {row}");
+        assert!(f.len() >= 6, "a value, nodes and a continuation: {row}");
+        let nodes: u64 = f[4].parse().unwrap_or_else(|_| panic!("nodes: {row}"));
+        assert!(nodes > 0, "{row}");
     }
     assert_eq!(sum, 15, "{text}");
 }

@@ -267,17 +267,19 @@ fn has_chance_moves<G: Game>(g: &G) -> bool {
 }
 
 /// The best move's value broken down by outcome: one aligned row per outcome with its
-/// probability, value and continuation, then the expected value they make.
+/// probability, value, the nodes its search took (where the search spent its effort) and
+/// continuation.
 fn outcome_table<G: Game>(g: &G, outcomes: &[OutcomeInfo<G::Move>]) -> String {
     let first = &outcomes[0];
     let mut s = format!(
-        "{} by outcome (depth {}): each outcome's probability, value and continuation\n",
+        "{} by outcome (depth {}): each outcome's probability, value, the nodes its search took \
+         and continuation\n",
         g.move_to_string(first.mv),
         first.depth
     );
     s.push_str(&format!(
-        "  {:<10} {:>13}  {:>8}  continuation\n",
-        "outcome", "probability", "score"
+        "  {:<10} {:>13}  {:>8}  {:>10}  continuation\n",
+        "outcome", "probability", "score", "nodes"
     ));
     for o in outcomes {
         let bound = match o.bound {
@@ -288,11 +290,12 @@ fn outcome_table<G: Game>(g: &G, outcomes: &[OutcomeInfo<G::Move>]) -> String {
         let mut after = g.clone();
         after.make(o.mv, o.outcome);
         s.push_str(&format!(
-            "  {:<10} {:>6} {:>5.1}%  {:>8}  {}\n",
+            "  {:<10} {:>6} {:>5.1}%  {:>8}  {:>10}  {}\n",
             g.move_outcome_to_string(o.mv, o.outcome),
             format!("{}/{}", o.weight, o.total),
             100.0 * o.weight as f64 / o.total.max(1) as f64,
             format!("{bound}{}", readable_score(o.score)),
+            o.nodes,
             move_names(&after, &o.pv).join(" ")
         ));
     }

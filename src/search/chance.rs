@@ -233,6 +233,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let ai = ai.max(lo[k] - 1).max(-cb - 1) as Score;
             let bi = bi.min(hi[k] + 1).min(cb + 1) as Score;
+            let nodes_before = self.nodes;
             self.make(mv, o);
             let d = self.outcome_depth(depth, reductions[k]);
             // On the principal variation the most likely outcome continues it; at the
@@ -277,7 +278,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 } else {
                     TtBound::Lower
                 };
-                self.note_root_outcome(o, w[k] as u16, v, bound);
+                self.note_root_outcome(o, w[k] as u16, v, bound, self.nodes - nodes_before);
             }
             let m = &self.chance_mean;
             sum_lo += w[k] * (m.w(l) - m.w(lo[k]));
@@ -476,7 +477,14 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Remember what an outcome of a root move's chance node was worth (`v`, from the
     /// mover's view, a bound or exact) with its continuation, for the analysis of the
     /// root move by outcome.
-    fn note_root_outcome(&mut self, outcome: u8, weight: u16, v: Score, bound: TtBound) {
+    fn note_root_outcome(
+        &mut self,
+        outcome: u8,
+        weight: u16,
+        v: Score,
+        bound: TtBound,
+        nodes: u64,
+    ) {
         let pv = self.pv[1][1..self.pv_len[1].max(1)].to_vec();
         self.root_outcomes.push(OutcomeLine {
             outcome,
@@ -488,6 +496,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 _ => Bound::Exact,
             },
             pv,
+            nodes,
         });
     }
 
@@ -544,6 +553,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let (mut lo, mut hi) = (INFINITY, -INFINITY);
         let (mut all_win, mut all_loss) = (true, true);
         for &(o, w) in outcomes.as_slice() {
+            let nodes_before = self.nodes;
             self.make(mv, o);
             if ply == 0 {
                 self.pv_len[1] = 1;
@@ -554,7 +564,13 @@ impl<'a, G: Game> Worker<'a, G> {
                 return (0, TtBound::None);
             }
             if ply == 0 {
-                self.note_root_outcome(o, w, v, TtBound::of(v, alpha, beta));
+                self.note_root_outcome(
+                    o,
+                    w,
+                    v,
+                    TtBound::of(v, alpha, beta),
+                    self.nodes - nodes_before,
+                );
             }
             lo = lo.min(v);
             hi = hi.max(v);

@@ -380,6 +380,8 @@ pub struct OutcomeInfo<M> {
     /// What follows the outcome, from the position after it; ends after the first move
     /// with chance.
     pub pv: Vec<M>,
+    /// The nodes the outcome's last search took.
+    pub nodes: u64,
 }
 
 #[derive(Clone, Debug)]

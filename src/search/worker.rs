@@ -36,6 +36,8 @@ pub struct OutcomeLine<M> {
     pub score: Score,
     pub bound: Bound,
     pub pv: Vec<M>,
+    /// The nodes that searching the outcome took (its last search).
+    pub nodes: u64,
 }
 
 /// Everything the threads of one search share.
