@@ -8,6 +8,7 @@ use super::Bound;
 use super::alphabeta::{NodeType, NonPv, Pv, Step, outcome_score};
 use super::ordering::MAX_PLY;
 use super::stats::REDUCTION_BUCKETS;
+use super::threads::known_line;
 use super::tt::{TtBound, score_to_tt};
 use super::worker::{OUTCOME_STATICS, OutcomeLine, Worker};
 use crate::eval::Evaluator;
@@ -501,36 +502,26 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Fill the line of the root outcome just made (ply 1's PV) from the transposition
-    /// table: its moves while each is legal and none repeats a position, through the first
-    /// move whose outcome is drawn at random (a line stops at a reveal, as the PV does).
+    /// table: its moves as far as they are known (`known_line`), until a position repeats
+    /// or the game ends.
     fn table_line_at_root_outcome(&mut self) {
-        let mut len = 1;
-        let mut keys = Vec::new();
-        let mut legal = MoveList::new();
-        while len < MAX_PLY / 2 && self.pos.immediate_result().is_none() {
-            let key = self.pos.key();
-            let Some(hit) = self.shared.tt.probe(key) else {
-                break;
-            };
-            let mv = G::Move::from_u16(hit.mv);
-            legal.clear();
-            self.pos.generate_moves(&mut legal);
-            if mv.is_null() || keys.contains(&key) || !legal.contains(&mv) {
-                break;
+        let tt = self.shared.tt;
+        let mut seen = Vec::new();
+        let line = known_line(&self.pos, |p| {
+            let key = p.key();
+            if seen.contains(&key)
+                || seen.len() + 1 >= MAX_PLY / 2
+                || p.immediate_result().is_some()
+            {
+                return None;
             }
-            self.pv[1][len] = mv;
-            len += 1;
-            let mut chances = ChanceList::default();
-            if self.pos.chance(mv, &mut chances) {
-                break;
-            }
-            keys.push(key);
-            self.pos.make(mv, NO_OUTCOME);
-        }
-        for _ in 0..keys.len() {
-            self.pos.unmake();
-        }
-        self.pv_len[1] = len;
+            seen.push(key);
+            tt.probe(key)
+                .map(|hit| G::Move::from_u16(hit.mv))
+                .filter(|m| !m.is_null())
+        });
+        self.pv[1][1..=line.len()].copy_from_slice(&line);
+        self.pv_len[1] = 1 + line.len();
     }
 
     /// The chance node when the window lies beyond the clamped range (alpha >= B or

@@ -224,14 +224,21 @@ fn summary<G: Game>(w: &Worker<'_, G>) -> WorkerResult<G::Move> {
     }
 }
 
-/// The principal variation as far as it is known: it ends after the first move with
-/// chance (what follows depends on the outcome), and before any move that is not legal
-/// where it stands (a table collision can leave one behind).
+/// The principal variation as far as it is known (`known_line`).
 pub fn pv_until_chance<G: Game>(pos: &G, pv: &[G::Move]) -> Vec<G::Move> {
+    let mut moves = pv.iter();
+    known_line(pos, |_| moves.next().copied())
+}
+
+/// A line from `pos` as far as it is known: the moves `next` names, each from the position
+/// the line has reached. It ends when `next` names none, after the first move with chance
+/// (what follows depends on the outcome), and before any move that is not legal where it
+/// stands (a table collision can leave one behind).
+pub fn known_line<G: Game>(pos: &G, mut next: impl FnMut(&G) -> Option<G::Move>) -> Vec<G::Move> {
     let mut p = pos.clone();
     let mut out = Vec::new();
     let mut chances = ChanceList::default();
-    for &m in pv {
+    while let Some(m) = next(&p) {
         let mut list = MoveList::new();
         p.generate_moves(&mut list);
         if !list.contains(&m) {
