@@ -279,7 +279,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 } else {
                     TtBound::Lower
                 };
-                self.note_root_outcome(o, w[k] as u16, v, bound, self.nodes - nodes_before);
+                self.note_root_outcome(o, w[k] as u16, v, bound, nodes_before);
             }
             let m = &self.chance_mean;
             sum_lo += w[k] * (m.w(l) - m.w(lo[k]));
@@ -477,14 +477,15 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Remember what an outcome of a root move's chance node was worth (`v`, from the
     /// mover's view, a bound or exact) with its continuation, for the analysis of the
-    /// root move by outcome.
+    /// root move by outcome; the worker had searched `nodes_before` nodes when the
+    /// outcome's search began.
     fn note_root_outcome(
         &mut self,
         outcome: u8,
         weight: u16,
         v: Score,
         bound: TtBound,
-        nodes: u64,
+        nodes_before: u64,
     ) {
         let pv = self.pv[1][1..self.pv_len[1].max(1)].to_vec();
         self.root_outcomes.push(OutcomeLine {
@@ -497,7 +498,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 _ => Bound::Exact,
             },
             pv,
-            nodes,
+            nodes: self.nodes - nodes_before,
         });
     }
 
@@ -555,13 +556,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 return (0, TtBound::None);
             }
             if ply == 0 {
-                self.note_root_outcome(
-                    o,
-                    w,
-                    v,
-                    TtBound::of(v, alpha, beta),
-                    self.nodes - nodes_before,
-                );
+                self.note_root_outcome(o, w, v, TtBound::of(v, alpha, beta), nodes_before);
             }
             lo = lo.min(v);
             hi = hi.max(v);
