@@ -137,7 +137,12 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
         assert!(r.score >= MATE_BOUND, "{} {qsearch} {pv}", r.score);
         assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
     }
-    for options in [predict_options(), root_off_pv_options()] {
+    let mut predict_researched = predict_options();
+    predict_researched
+        .settings
+        .set("ChancePvPredictMargin", 100)
+        .unwrap();
+    for options in [predict_options(), predict_researched, root_off_pv_options()] {
         let r = Searcher::new(16).search(&b, &limits, &options, &|_| {});
         assert!(r.score >= MATE_BOUND, "{}", r.score);
         assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));

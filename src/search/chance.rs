@@ -379,7 +379,13 @@ impl<'a, G: Game> Worker<'a, G> {
                 v0
             } else {
                 let p = (v0 + statics[k] - statics[0]).clamp(-bound, bound);
-                -self.search::<NonPv>(d, -p, -(p - 1), ply + 1, false)
+                let v = -self.search::<NonPv>(d, -p, -(p - 1), ply + 1, false);
+                let margin = self.params.chance_pv_predict_margin;
+                if margin > 0 && !self.stopped && (v - p).abs() > margin {
+                    -self.search::<NonPv>(d, -bound - 1, bound + 1, ply + 1, false)
+                } else {
+                    v
+                }
             };
             self.unmake();
             if self.stopped {

@@ -78,6 +78,9 @@ search_params! {
     /// null window at its predicted value (the first outcome's value plus the static
     /// difference), and takes the mean of those answers.
     chance_pv_predict: "ChancePvPredict" = 0, 0..=1;
+    /// With `ChancePvPredict`, an outcome whose null-window answer lands more than this
+    /// far from its prediction is searched again with the full window (0: never).
+    chance_pv_predict_margin: "ChancePvPredictMargin" = 0, 0..=2000;
     /// 1: every outcome of a root move on the principal variation continues it (searched as
     /// a PV node, for its line); 0: only the most likely, as below the root.
     chance_root_pv: "ChanceRootPv" = 1, 0..=1;
