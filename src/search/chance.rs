@@ -353,8 +353,9 @@ impl<'a, G: Game> Worker<'a, G> {
     /// likely outcome searched as a PV node (with the window shifted by the static
     /// difference to the mean) and every other outcome searched with a null window at its
     /// prediction, the first's value plus their static difference; the node's value is
-    /// the weighted mean of those answers (fail-soft bounds near the predictions), an
-    /// estimate inside ±B.
+    /// the weighted mean of those answers (fail-soft bounds near the predictions; one that
+    /// lands more than `ChancePvPredictMargin` from its prediction is searched again with
+    /// the full window), an estimate inside ±B.
     fn chance_predicted(
         &mut self,
         mv: G::Move,
