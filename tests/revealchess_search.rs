@@ -150,6 +150,36 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
 }
 
 #[test]
+fn a_predicted_outcome_that_hangs_is_searched_again() {
+    // Black must play Kh7. Then White's shell on e2 takes the rook on d3 and reveals as a
+    // pawn (3 in 4) or the queen (1 in 4), and the knight on b4 takes it back. Statically
+    // the queen outcome is eight pawns better than the pawn's; searched, it is worse. With
+    // `ChancePvPredict` that outcome is asked only "above the prediction?", and with a
+    // margin its answer, far below, is searched again with the full window.
+    let b = Board::from_fen("7k/5N2/8/8/1n6/3r4/4X2K/6R1 b - - 0 1 Q1P3", false).unwrap();
+    let limits = Limits {
+        depth: Some(7),
+        ..Default::default()
+    };
+    let mut researched = predict_options();
+    researched
+        .settings
+        .set("ChancePvPredictMargin", 100)
+        .unwrap();
+    let plain = Searcher::new(16).search(&b, &limits, &predict_options(), &|_| {});
+    let again = Searcher::new(16).search(&b, &limits, &researched, &|_| {});
+    assert!(plain.stats.predicted > 0, "{:?}", plain.stats);
+    assert_eq!(plain.stats.predict_researches, 0);
+    assert!(again.stats.predict_researches > 0, "{:?}", again.stats);
+    // The re-search changes values, not the verdict: Black's only move, White about five
+    // pawns up (-5.34 without the margin, -5.38 with it, -5.45 with the default search).
+    for r in [&plain, &again] {
+        assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("h8h7"));
+        assert!((-700..=-300).contains(&r.score), "{}", r.score);
+    }
+}
+
+#[test]
 fn search_counts_where_nodes_were_cut() {
     // A chess search from the start to depth 8 cuts by every kind the counters tell
     // apart, each kind at most as often as it was tried, and the ordering puts most

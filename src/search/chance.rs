@@ -365,6 +365,7 @@ impl<'a, G: Game> Worker<'a, G> {
         beta: Score,
         ply: usize,
     ) -> (Score, TtBound) {
+        self.stats.predicted += 1;
         let bound = self.params.chance_bound;
         let (mean, statics) = self.static_outcomes(mv, outcomes, ply);
         let shift = mean - statics[0];
@@ -383,6 +384,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 let v = -self.search::<NonPv>(d, -p, -(p - 1), ply + 1, false);
                 let margin = self.params.chance_pv_predict_margin;
                 if margin > 0 && !self.stopped && (v - p).abs() > margin {
+                    self.stats.predict_researches += 1;
                     -self.search::<NonPv>(d, -bound - 1, bound + 1, ply + 1, false)
                 } else {
                     v

@@ -30,6 +30,11 @@ pub struct SearchStats {
     pub star1_cuts: u64,
     /// Chance nodes valued by one outcome only (`Search_ChanceSingle`).
     pub single_outcome: u64,
+    /// Chance nodes on the principal variation valued by predictions (`ChancePvPredict`).
+    pub predicted: u64,
+    /// Outcomes of those searched again with the full window, their null-window answer
+    /// having landed more than `ChancePvPredictMargin` from the prediction.
+    pub predict_researches: u64,
     /// Outcome searches, by how many plies their depth was reduced (0, 1, 2, 3+).
     pub outcome_searches: [u64; REDUCTION_BUCKETS],
     /// Outcomes valued by a static evaluation (chance moves in quiescence).
@@ -60,6 +65,8 @@ impl SearchStats {
         self.probe_cuts += o.probe_cuts;
         self.star1_cuts += o.star1_cuts;
         self.single_outcome += o.single_outcome;
+        self.predicted += o.predicted;
+        self.predict_researches += o.predict_researches;
         for (a, b) in self.outcome_searches.iter_mut().zip(o.outcome_searches) {
             *a += b;
         }
@@ -81,7 +88,7 @@ impl SearchStats {
     pub fn summary(&self) -> String {
         let o = &self.outcome_searches;
         format!(
-            "inner {} (pv {} wide {} null {}) qsearch {} chance {} (tt {} probe {} star1 {} single {}) \
+            "inner {} (pv {} wide {} null {}) qsearch {} chance {} (tt {} probe {} star1 {} single {} predicted {} again {}) \
              outcomes by reduction {}/{}/{}/{}+ static outcomes {}",
             self.inner_nodes(),
             self.pv_nodes,
@@ -93,6 +100,8 @@ impl SearchStats {
             self.probe_cuts,
             self.star1_cuts,
             self.single_outcome,
+            self.predicted,
+            self.predict_researches,
             o[0],
             o[1],
             o[2],
