@@ -2,9 +2,9 @@
 //! outcomes and evaluation work under the searcher (mate found, legal best moves).
 
 use tinh::game::*;
-use tinh::revealchess::Board;
+use tinh::revealchess::{Board, Move};
 use tinh::search::params::SearchSettings;
-use tinh::search::{Limits, Options, Searcher};
+use tinh::search::{Limits, Options, SearchResult, Searcher};
 
 fn best(b: &Board, depth: u32) -> (Option<String>, Score) {
     let s = Searcher::new(16);
@@ -121,6 +121,21 @@ fn predict_options() -> Options {
     o
 }
 
+/// `predict_options()` with a `ChancePvPredictMargin` of 100.
+fn predict_researched_options() -> Options {
+    let mut o = predict_options();
+    o.settings.set("ChancePvPredictMargin", 100).unwrap();
+    o
+}
+
+fn search_to_depth(b: &Board, depth: u32, options: &Options) -> SearchResult<Move> {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Default::default()
+    };
+    Searcher::new(16).search(b, &limits, options, &|_| {})
+}
+
 #[test]
 fn chance_single_keeps_a_mate_through_a_reveal() {
     // The shell on e2 takes on d3 and uncovers the rook: mate whatever it reveals as
@@ -137,13 +152,12 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
         assert!(r.score >= MATE_BOUND, "{} {qsearch} {pv}", r.score);
         assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
     }
-    let mut predict_researched = predict_options();
-    predict_researched
-        .settings
-        .set("ChancePvPredictMargin", 100)
-        .unwrap();
-    for options in [predict_options(), predict_researched, root_off_pv_options()] {
-        let r = Searcher::new(16).search(&b, &limits, &options, &|_| {});
+    for options in [
+        predict_options(),
+        predict_researched_options(),
+        root_off_pv_options(),
+    ] {
+        let r = search_to_depth(&b, 4, &options);
         assert!(r.score >= MATE_BOUND, "{}", r.score);
         assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
     }
@@ -157,17 +171,8 @@ fn a_predicted_outcome_that_hangs_is_searched_again() {
     // `ChancePvPredict` that outcome is asked only "above the prediction?", and with a
     // margin its answer, far below, is searched again with the full window.
     let b = Board::from_fen("7k/5N2/8/8/1n6/3r4/4X2K/6R1 b - - 0 1 Q1P3", false).unwrap();
-    let limits = Limits {
-        depth: Some(7),
-        ..Default::default()
-    };
-    let mut researched = predict_options();
-    researched
-        .settings
-        .set("ChancePvPredictMargin", 100)
-        .unwrap();
-    let plain = Searcher::new(16).search(&b, &limits, &predict_options(), &|_| {});
-    let again = Searcher::new(16).search(&b, &limits, &researched, &|_| {});
+    let plain = search_to_depth(&b, 7, &predict_options());
+    let again = search_to_depth(&b, 7, &predict_researched_options());
     assert!(plain.stats.predicted > 0, "{:?}", plain.stats);
     assert_eq!(plain.stats.predict_researches, 0);
     assert!(again.stats.predict_researches > 0, "{:?}", again.stats);
