@@ -6,13 +6,17 @@ use tinh::revealchess::{Board, Move};
 use tinh::search::params::SearchSettings;
 use tinh::search::{Limits, Options, SearchResult, Searcher};
 
-fn best(b: &Board, depth: u32) -> (Option<String>, Score) {
-    let s = Searcher::new(16);
+/// One search of `b` to `depth`, one thread, 16 MiB.
+fn search_to_depth(b: &Board, depth: u32, options: &Options) -> SearchResult<Move> {
     let limits = Limits {
         depth: Some(depth),
         ..Default::default()
     };
-    let r = s.search(b, &limits, &Options::default(), &|_| {});
+    Searcher::new(16).search(b, &limits, options, &|_| {})
+}
+
+fn best(b: &Board, depth: u32) -> (Option<String>, Score) {
+    let r = search_to_depth(b, depth, &Options::default());
     (r.best.map(|m| b.move_to_string(m)), r.score)
 }
 
@@ -128,27 +132,14 @@ fn predict_researched_options() -> Options {
     o
 }
 
-fn search_to_depth(b: &Board, depth: u32, options: &Options) -> SearchResult<Move> {
-    let limits = Limits {
-        depth: Some(depth),
-        ..Default::default()
-    };
-    Searcher::new(16).search(b, &limits, options, &|_| {})
-}
-
 #[test]
 fn chance_single_keeps_a_mate_through_a_reveal() {
     // The shell on e2 takes on d3 and uncovers the rook: mate whatever it reveals as
     // (tests/search_wins.rs proves it). At the root every outcome is still searched, so
     // the mate stays a mate, not a clamped mean.
     let b = Board::from_fen("3rkr2/3p1p2/8/8/8/3n4/4X3/K3R3 w - - 0 1 Q1R2B2N2P8", false).unwrap();
-    let limits = Limits {
-        depth: Some(4),
-        ..Default::default()
-    };
     for (qsearch, pv) in [(false, false), (true, false), (false, true)] {
-        let s = Searcher::new(16);
-        let r = s.search(&b, &limits, &single_options_with(qsearch, pv), &|_| {});
+        let r = search_to_depth(&b, 4, &single_options_with(qsearch, pv));
         assert!(r.score >= MATE_BOUND, "{} {qsearch} {pv}", r.score);
         assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
     }

@@ -367,6 +367,7 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> (Score, TtBound) {
         self.stats.predicted += 1;
         let bound = self.params.chance_bound;
+        let margin = self.params.chance_pv_predict_margin;
         let (mean, statics) = self.static_outcomes(mv, outcomes, ply);
         let shift = mean - statics[0];
         let (a, b) = shifted_window(alpha, beta, shift);
@@ -382,7 +383,6 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 let p = (v0 + statics[k] - statics[0]).clamp(-bound, bound);
                 let v = -self.search::<NonPv>(d, -p, -(p - 1), ply + 1, false);
-                let margin = self.params.chance_pv_predict_margin;
                 if margin > 0 && !self.stopped && (v - p).abs() > margin {
                     self.stats.predict_researches += 1;
                     -self.search::<NonPv>(d, -bound - 1, bound + 1, ply + 1, false)
