@@ -147,11 +147,44 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
         predict_options(),
         predict_researched_options(),
         root_off_pv_options(),
+        quiet_shift_options(),
     ] {
         let r = search_to_depth(&b, 4, &options);
         assert!(r.score >= MATE_BOUND, "{}", r.score);
         assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
     }
+}
+
+/// The default search with `ChanceSingleQuietDepth` 1: every single-outcome estimate
+/// shifted by quiescence searches of the position's own outcomes.
+fn quiet_shift_options() -> Options {
+    let mut o = Options::default();
+    o.settings.set("ChanceSingleQuietDepth", 1).unwrap();
+    o
+}
+
+#[test]
+fn quiet_shifts_search_each_outcome_of_the_estimated_nodes() {
+    // From a book position, the single-outcome estimates take their shifts from the
+    // shared statics, or with `ChanceSingleQuietDepth` from quiescence searches of the
+    // node's own outcomes.
+    let fen = include_str!("../openings/revealchess.epd")
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .unwrap();
+    let b = Board::from_fen(fen.split(';').next().unwrap().trim(), false).unwrap();
+    let shared = search_to_depth(&b, 6, &Options::default());
+    let quiet = search_to_depth(&b, 6, &quiet_shift_options());
+    assert!(shared.stats.single_outcome > 0, "{:?}", shared.stats);
+    assert_eq!(shared.stats.quiet_shifts, 0);
+    assert!(quiet.stats.quiet_shifts > 0, "{:?}", quiet.stats);
+    // Those with depth left; a chance node a reduction leaves at depth 0 keeps the
+    // shared statics.
+    assert!(quiet.stats.quiet_shifts <= quiet.stats.single_outcome);
+    assert!(
+        b.parse_choice(&b.move_to_string(quiet.best.unwrap()))
+            .is_ok()
+    );
 }
 
 #[test]

@@ -42,6 +42,14 @@ fn statics_key(mv: u16, outcomes: &ChanceList, ply: usize) -> u64 {
     h
 }
 
+/// The outcome whose value is nearest the mean of all, the earlier (more likely) on a tie:
+/// the one `Search_ChanceSingle` searches.
+fn nearest_mean(values: &[Score], mean: Score) -> usize {
+    (0..values.len())
+        .min_by_key(|&k| (values[k] - mean).abs())
+        .unwrap_or(0)
+}
+
 /// The window (alpha, beta) of a chance node as its one searched outcome sees it: the
 /// outcome's value plus `shift` is the node's estimate.
 fn shifted_window(alpha: Score, beta: Score, shift: Score) -> (Score, Score) {
@@ -332,7 +340,15 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> (Score, TtBound) {
         self.stats.single_outcome += 1;
         let bound = self.params.chance_bound;
-        let (rep, shift) = self.single_outcome(mv, outcomes, ply);
+        let quiet = self.params.chance_single_quiet_depth;
+        let (rep, shift) = if quiet > 0 && depth >= quiet {
+            self.stats.quiet_shifts += 1;
+            let (mean, values) = self.outcome_values(mv, outcomes, ply, true);
+            let rep = nearest_mean(&values[..outcomes.len()], mean);
+            (outcomes.as_slice()[rep].0, mean - values[rep])
+        } else {
+            self.single_outcome(mv, outcomes, ply)
+        };
         let (a, b) = shifted_window(alpha, beta, shift);
         self.make(mv, rep);
         let d = self.outcome_depth(depth, 0);
@@ -368,7 +384,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.stats.predicted += 1;
         let bound = self.params.chance_bound;
         let margin = self.params.chance_pv_predict_margin;
-        let (mean, statics) = self.static_outcomes(mv, outcomes, ply);
+        let (mean, statics) = self.outcome_values(mv, outcomes, ply, false);
         let shift = mean - statics[0];
         let (a, b) = shifted_window(alpha, beta, shift);
         let total = outcomes.total() as i64;
@@ -434,10 +450,8 @@ impl<'a, G: Game> Worker<'a, G> {
         let (rep, shift) = match self.outcome_statics[slot] {
             (key, rep, shift) if key == skey => (rep as usize, shift),
             _ => {
-                let (mean, statics) = self.static_outcomes(mv, outcomes, ply);
-                let rep = (0..outcomes.len())
-                    .min_by_key(|&k| (statics[k] - mean).abs())
-                    .unwrap_or(0);
+                let (mean, statics) = self.outcome_values(mv, outcomes, ply, false);
+                let rep = nearest_mean(&statics[..outcomes.len()], mean);
                 let shift = mean - statics[rep];
                 self.outcome_statics[slot] = (skey, rep as u8, shift);
                 (rep, shift)
@@ -596,16 +610,18 @@ impl<'a, G: Game> Worker<'a, G> {
     /// pool size at every capture (a revealing capture is answered by further revealing
     /// captures), which explodes; the full search expands them exactly instead.
     pub(super) fn chance_static(&mut self, mv: G::Move, chances: &ChanceList, ply: usize) -> Score {
-        self.static_outcomes(mv, chances, ply).0
+        self.outcome_values(mv, chances, ply, false).0
     }
 
-    /// The weighted mean of the static evaluations after each outcome, and each outcome's
-    /// own (clamped to ±B like the mean), from the mover's view.
-    fn static_outcomes(
+    /// The weighted mean of the values after each outcome, and each outcome's own (clamped
+    /// to ±B like the mean), from the mover's view: static evaluations, or with `quiet`
+    /// quiescence searches, which see a revealed piece that hangs.
+    fn outcome_values(
         &mut self,
         mv: G::Move,
         chances: &ChanceList,
         ply: usize,
+        quiet: bool,
     ) -> (Score, [Score; MAX_OUTCOMES]) {
         let bound = self.params.chance_bound;
         let total = chances.total() as i64;
@@ -613,11 +629,16 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut statics = [0; MAX_OUTCOMES];
         for (k, &(o, w)) in chances.as_slice().iter().enumerate() {
             self.make(mv, o);
-            self.nodes += 1;
-            self.stats.static_outcomes += 1;
-            let v = match self.pos.immediate_result() {
-                Some(r) => -outcome_score(r, ply + 1),
-                None => -self.eval.evaluate(&self.pos),
+            let v = if quiet {
+                // Quiescence counts its own nodes.
+                -self.qsearch(-bound - 1, bound + 1, ply + 1, 0)
+            } else {
+                self.nodes += 1;
+                self.stats.static_outcomes += 1;
+                match self.pos.immediate_result() {
+                    Some(r) => -outcome_score(r, ply + 1),
+                    None => -self.eval.evaluate(&self.pos),
+                }
             };
             self.unmake();
             statics[k] = v.clamp(-bound, bound);

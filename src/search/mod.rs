@@ -384,6 +384,9 @@ pub struct OutcomeInfo<M> {
     pub nodes: u64,
 }
 
+// A report goes out once per iteration or outcome, never in the search's inner loop, so
+// the iteration's size (it carries the stats) costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Report<M> {
     Iteration(Info<M>),

@@ -69,6 +69,11 @@ search_params! {
     /// `Search_ChanceSingle` applies to chance nodes with at least this much depth left
     /// (below it the outcomes are all searched, as without the switch; -64: every one).
     chance_single_min_depth: "ChanceSingleMinDepth" = -64, -64..=64;
+    /// At chance nodes with at least this much depth left (0: none), `Search_ChanceSingle`
+    /// chooses its outcome and shift from quiescence searches of this position's own
+    /// outcomes (which see a revealed piece that hangs) instead of the static values shared
+    /// by every position where the same move draws from the same pool.
+    chance_single_quiet_depth: "ChanceSingleQuietDepth" = 0, 0..=64;
     /// `Search_ChanceSingle` applies on the principal variation too, at chance nodes this
     /// many plies or more from the root (0: never; the root's every outcome is searched for
     /// its line whatever this is).

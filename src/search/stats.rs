@@ -30,6 +30,9 @@ pub struct SearchStats {
     pub star1_cuts: u64,
     /// Chance nodes valued by one outcome only (`Search_ChanceSingle`).
     pub single_outcome: u64,
+    /// Of those, the ones shifted by quiescence searches of their own outcomes
+    /// (`ChanceSingleQuietDepth`).
+    pub quiet_shifts: u64,
     /// Chance nodes on the principal variation valued by predictions (`ChancePvPredict`).
     pub predicted: u64,
     /// Outcomes of those searched again with the full window, their null-window answer
@@ -65,6 +68,7 @@ impl SearchStats {
         self.probe_cuts += o.probe_cuts;
         self.star1_cuts += o.star1_cuts;
         self.single_outcome += o.single_outcome;
+        self.quiet_shifts += o.quiet_shifts;
         self.predicted += o.predicted;
         self.predict_researches += o.predict_researches;
         for (a, b) in self.outcome_searches.iter_mut().zip(o.outcome_searches) {
@@ -88,7 +92,7 @@ impl SearchStats {
     pub fn summary(&self) -> String {
         let o = &self.outcome_searches;
         format!(
-            "inner {} (pv {} wide {} null {}) qsearch {} chance {} (tt {} probe {} star1 {} single {} predicted {} again {}) \
+            "inner {} (pv {} wide {} null {}) qsearch {} chance {} (tt {} probe {} star1 {} single {} quiet {} predicted {} again {}) \
              outcomes by reduction {}/{}/{}/{}+ static outcomes {}",
             self.inner_nodes(),
             self.pv_nodes,
@@ -100,6 +104,7 @@ impl SearchStats {
             self.probe_cuts,
             self.star1_cuts,
             self.single_outcome,
+            self.quiet_shifts,
             self.predicted,
             self.predict_researches,
             o[0],
