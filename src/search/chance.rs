@@ -340,15 +340,7 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> (Score, TtBound) {
         self.stats.single_outcome += 1;
         let bound = self.params.chance_bound;
-        let quiet = self.params.chance_single_quiet_depth;
-        let (rep, shift) = if quiet > 0 && depth >= quiet {
-            self.stats.quiet_shifts += 1;
-            let (mean, values) = self.outcome_values(mv, outcomes, ply, true);
-            let rep = nearest_mean(&values[..outcomes.len()], mean);
-            (outcomes.as_slice()[rep].0, mean - values[rep])
-        } else {
-            self.single_outcome(mv, outcomes, ply)
-        };
+        let (rep, shift) = self.single_outcome(mv, outcomes, depth, ply);
         let (a, b) = shifted_window(alpha, beta, shift);
         self.make(mv, rep);
         let d = self.outcome_depth(depth, 0);
@@ -432,7 +424,7 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> Score {
         // The order `chance_value` gives them, so that both share the cached statics.
         outcomes.sort_by_weight();
-        let (rep, shift) = self.single_outcome(mv, outcomes, ply);
+        let (rep, shift) = self.single_outcome(mv, outcomes, 0, ply);
         let (a, b) = shifted_window(alpha, beta, shift);
         self.make(mv, rep);
         let v = -self.qsearch(-b, -a, ply + 1, qply + 1);
@@ -443,8 +435,23 @@ impl<'a, G: Game> Worker<'a, G> {
     /// The outcome of a chance move that `Search_ChanceSingle` searches (the one whose
     /// static value is nearest the mean of all, the more likely on a tie) and the shift
     /// from its static value to that mean, both from the cache when the same move has
-    /// been met with the same pool.
-    fn single_outcome(&mut self, mv: G::Move, outcomes: &ChanceList, ply: usize) -> (u8, Score) {
+    /// been met with the same pool; with `depth` at least `ChanceSingleQuietDepth`, from
+    /// quiescence searches of this position's outcomes instead (never in quiescence, 0).
+    fn single_outcome(
+        &mut self,
+        mv: G::Move,
+        outcomes: &ChanceList,
+        depth: i32,
+        ply: usize,
+    ) -> (u8, Score) {
+        let quiet = self.params.chance_single_quiet_depth;
+        if quiet > 0 && depth >= quiet {
+            // `ChanceSingleQuietDepth`: this position's own outcomes, by quiescence.
+            self.stats.quiet_shifts += 1;
+            let (mean, values) = self.outcome_values(mv, outcomes, ply, true);
+            let rep = nearest_mean(&values[..outcomes.len()], mean);
+            return (outcomes.as_slice()[rep].0, mean - values[rep]);
+        }
         let skey = statics_key(mv.to_u16(), outcomes, ply);
         let slot = skey as usize & (OUTCOME_STATICS - 1);
         let (rep, shift) = match self.outcome_statics[slot] {
@@ -626,7 +633,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let bound = self.params.chance_bound;
         let total = chances.total() as i64;
         let mut sum = 0i64;
-        let mut statics = [0; MAX_OUTCOMES];
+        let mut values = [0; MAX_OUTCOMES];
         for (k, &(o, w)) in chances.as_slice().iter().enumerate() {
             self.make(mv, o);
             let v = if quiet {
@@ -641,9 +648,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             };
             self.unmake();
-            statics[k] = v.clamp(-bound, bound);
-            sum += w as i64 * self.chance_mean.w(statics[k] as i64);
+            values[k] = v.clamp(-bound, bound);
+            sum += w as i64 * self.chance_mean.w(values[k] as i64);
         }
-        (self.chance_mean.value(sum, total.max(1)), statics)
+        (self.chance_mean.value(sum, total.max(1)), values)
     }
 }
