@@ -47,7 +47,9 @@ fn reveal_chess_search_returns_a_legal_choice() {
 /// The chance switches with `Search_ChanceSingle`: every chance node off the principal
 /// variation valued by one outcome (the one statically nearest the mean) plus the
 /// static difference to the mean; with `qsearch`, revealing captures in quiescence too;
-/// with `pv`, chance nodes on the principal variation below the root too.
+/// with `pv`, chance nodes on the principal variation below the root too. The static
+/// difference everywhere (`ChanceSingleQuietDepth` 0, not the default's 3), so the depths
+/// compared below are those of the estimates alone.
 fn single_options_with(qsearch: bool, pv: bool) -> Options {
     Options {
         settings: SearchSettings::with(&[
@@ -56,6 +58,7 @@ fn single_options_with(qsearch: bool, pv: bool) -> Options {
             ("Search_ChanceReduction", 1),
             ("Search_ChanceSingleQsearch", qsearch as i64),
             ("ChanceSinglePv", pv as i64),
+            ("ChanceSingleQuietDepth", 0),
         ])
         .unwrap(),
         ..Default::default()
@@ -87,6 +90,8 @@ fn chance_single_searches_deeper_from_the_start() {
         ..Default::default()
     };
     let exact = depth_in_nodes(&b, 400_000, &exact_options);
+    let default = depth_in_nodes(&b, 400_000, &Options::default());
+    assert!(default >= exact + 2, "default {default}, exact {exact}");
     for qsearch in [false, true] {
         let single = depth_in_nodes(&b, 400_000, &single_options_with(qsearch, false));
         assert!(
@@ -144,6 +149,7 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
         assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("e2d3"));
     }
     for options in [
+        Options::default(),
         predict_options(),
         predict_researched_options(),
         root_off_pv_options(),
@@ -155,8 +161,9 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
     }
 }
 
-/// The default search with `ChanceSingleQuietDepth` 1: every single-outcome estimate
-/// shifted by quiescence searches of the position's own outcomes.
+/// The default search with `ChanceSingleQuietDepth` 1 (the default is 3): every
+/// single-outcome estimate with a ply left shifted by quiescence searches of the
+/// position's own outcomes.
 fn quiet_shift_options() -> Options {
     let mut o = Options::default();
     o.settings.set("ChanceSingleQuietDepth", 1).unwrap();
@@ -166,24 +173,38 @@ fn quiet_shift_options() -> Options {
 #[test]
 fn quiet_shifts_search_each_outcome_of_the_estimated_nodes() {
     // From a book position, the single-outcome estimates take their shifts from the
-    // shared statics, or with `ChanceSingleQuietDepth` from quiescence searches of the
-    // node's own outcomes.
+    // shared statics (`ChanceSingleQuietDepth` 0), or from quiescence searches of the
+    // node's own outcomes where enough depth is left (3, Reveal Chess's default; 1).
     let fen = include_str!("../openings/revealchess.epd")
         .lines()
         .find(|l| !l.starts_with('#') && !l.trim().is_empty())
         .unwrap();
     let b = Board::from_fen(fen.split(';').next().unwrap().trim(), false).unwrap();
-    let shared = search_to_depth(&b, 6, &Options::default());
-    let quiet = search_to_depth(&b, 6, &quiet_shift_options());
+    let mut shared_options = Options::default();
+    shared_options
+        .settings
+        .set("ChanceSingleQuietDepth", 0)
+        .unwrap();
+    let shared = search_to_depth(&b, 6, &shared_options);
     assert!(shared.stats.single_outcome > 0, "{:?}", shared.stats);
     assert_eq!(shared.stats.quiet_shifts, 0);
-    assert!(quiet.stats.quiet_shifts > 0, "{:?}", quiet.stats);
-    // Those with depth left; a chance node a reduction leaves at depth 0 keeps the
-    // shared statics.
-    assert!(quiet.stats.quiet_shifts <= quiet.stats.single_outcome);
+    let default = search_to_depth(&b, 6, &Options::default());
+    let quiet = search_to_depth(&b, 6, &quiet_shift_options());
+    for r in [&default, &quiet] {
+        assert!(r.stats.quiet_shifts > 0, "{:?}", r.stats);
+        // Those with depth left; a chance node a reduction leaves at depth 0 keeps the
+        // shared statics.
+        assert!(r.stats.quiet_shifts <= r.stats.single_outcome);
+        assert!(b.parse_choice(&b.move_to_string(r.best.unwrap())).is_ok());
+    }
+    // At 1 every estimated node with a ply left is shifted so, at 3 only the deeper ones.
+    let share =
+        |r: &SearchResult<Move>| r.stats.quiet_shifts as f64 / r.stats.single_outcome as f64;
     assert!(
-        b.parse_choice(&b.move_to_string(quiet.best.unwrap()))
-            .is_ok()
+        share(&quiet) > share(&default),
+        "{:?} {:?}",
+        quiet.stats,
+        default.stats
     );
 }
 
