@@ -234,22 +234,22 @@ pub const CHESS_STRENGTH: crate::search::skill::StrengthScale =
     };
 
 /// The strength options' calibration in Reveal Chess, measured by `tinh ladder --skills
-/// 0,5,8,12,17`: two runs at 300 000 nodes a move pooled by `--refit` (README), with the
-/// chance switches on. They made the same nodes search deeper, and with levels 4 and 5 at
-/// skills 11 and 15 level 4 was only +119 ± 92 above level 3; at 12 and 17 every gap is
-/// at least +165. Level 5 stays below 19, which searches about as many nodes as full
-/// strength on a short clock.
+/// 0,5,8,12,15`: two runs at 300 000 nodes a move pooled by `--refit` (README), with
+/// quiescence shifts on (45b9241). They made skill 17 stronger: at 0,5,8,12,17 full
+/// strength was only +118 ± 92 above level 5, and at 16 +151 ± 96; at 15 every gap is at
+/// least +180 and full strength +341 above level 5. (With the chance switches alone, levels
+/// 4 and 5 at skills 11 and 15 had put level 4 only +119 above level 3.)
 pub const REVEAL_STRENGTH: crate::search::skill::StrengthScale =
     crate::search::skill::StrengthScale {
         pawn: 100,
-        levels: [0.0, 5.0, 8.0, 12.0, 17.0],
+        levels: [0.0, 5.0, 8.0, 12.0, 15.0],
         ratings: &[
             (-1.0, 0),
             (0.0, 346),
             (5.0, 644),
-            (8.0, 882),
-            (12.0, 1110),
-            (17.0, 1465),
+            (8.0, 900),
+            (12.0, 1081),
+            (15.0, 1284),
         ],
     };
 
