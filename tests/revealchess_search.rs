@@ -153,7 +153,7 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
         predict_options(),
         predict_researched_options(),
         root_off_pv_options(),
-        quiet_shift_options(),
+        quiet_shift_options(1),
     ] {
         let r = search_to_depth(&b, 4, &options);
         assert!(r.score >= MATE_BOUND, "{}", r.score);
@@ -161,12 +161,12 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
     }
 }
 
-/// The default search with `ChanceSingleQuietDepth` 1 (the default is 3): every
-/// single-outcome estimate with a ply left shifted by quiescence searches of the
-/// position's own outcomes.
-fn quiet_shift_options() -> Options {
+/// The default search with `ChanceSingleQuietDepth` `depth` (the default is 3): with 1,
+/// every single-outcome estimate with a ply left shifted by quiescence searches of the
+/// position's own outcomes; with 0, none (the shared statics).
+fn quiet_shift_options(depth: i64) -> Options {
     let mut o = Options::default();
-    o.settings.set("ChanceSingleQuietDepth", 1).unwrap();
+    o.settings.set("ChanceSingleQuietDepth", depth).unwrap();
     o
 }
 
@@ -180,16 +180,11 @@ fn quiet_shifts_search_each_outcome_of_the_estimated_nodes() {
         .find(|l| !l.starts_with('#') && !l.trim().is_empty())
         .unwrap();
     let b = Board::from_fen(fen.split(';').next().unwrap().trim(), false).unwrap();
-    let mut shared_options = Options::default();
-    shared_options
-        .settings
-        .set("ChanceSingleQuietDepth", 0)
-        .unwrap();
-    let shared = search_to_depth(&b, 6, &shared_options);
+    let shared = search_to_depth(&b, 6, &quiet_shift_options(0));
     assert!(shared.stats.single_outcome > 0, "{:?}", shared.stats);
     assert_eq!(shared.stats.quiet_shifts, 0);
     let default = search_to_depth(&b, 6, &Options::default());
-    let quiet = search_to_depth(&b, 6, &quiet_shift_options());
+    let quiet = search_to_depth(&b, 6, &quiet_shift_options(1));
     for r in [&default, &quiet] {
         assert!(r.stats.quiet_shifts > 0, "{:?}", r.stats);
         // Those with depth left; a chance node a reduction leaves at depth 0 keeps the
