@@ -599,6 +599,8 @@ struct OutcomeLine {
     weight: i64,
     total: i64,
     cp: i64,
+    /// Plies shallower than `depth` it was searched (`reduced R`; 0 when absent).
+    reduced: u32,
     pv: Vec<String>,
 }
 
@@ -613,7 +615,18 @@ fn parse_outcome_line(l: &str) -> Result<OutcomeLine, String> {
     }
     let num = |s: &str| s.parse::<i64>().map_err(|_| format!("'{s}' in {l}"));
     let (w, total) = t[12].split_once('/').ok_or(format!("probability in {l}"))?;
-    let rest = &t[16..];
+    let mut rest = &t[16..];
+    if let Some(&("lowerbound" | "upperbound")) = rest.first() {
+        rest = &rest[1..];
+    }
+    let mut reduced = 0;
+    if rest.first() == Some(&"reduced") {
+        reduced = num(rest.get(1).ok_or(format!("reduced by what: {l}"))?)? as u32;
+        if reduced == 0 {
+            return Err(format!("'reduced 0' in {l}"));
+        }
+        rest = &rest[2..];
+    }
     let pv = match rest.first() {
         None => Vec::new(),
         Some(&"pv") if rest.len() > 1 => rest[1..].iter().map(|m| m.to_string()).collect(),
@@ -627,6 +640,7 @@ fn parse_outcome_line(l: &str) -> Result<OutcomeLine, String> {
         weight: num(w)?,
         total: num(total)?,
         cp: num(t[15])?,
+        reduced,
         pv,
     })
 }
@@ -644,6 +658,43 @@ fn outcome_lines_break_a_revealing_move_down_by_reveal() {
 #[test]
 fn outcome_lines_from_the_table_are_legal() {
     check_outcome_lines(&["setoption name ChanceRootPv value 0"]);
+}
+
+/// With `ChanceReduceRoot` the root move's less likely outcomes are searched shallower and
+/// their lines say by how much (`reduced R`); the most likely is searched to the line's
+/// depth, and without the option none is reduced.
+#[test]
+fn outcome_lines_say_which_reveals_were_searched_shallower() {
+    for reduce in [0, 1] {
+        let mut t = Tinh::start(&["--variant", "revealchess"]);
+        t.silent(&format!("setoption name ChanceReduceRoot value {reduce}"));
+        t.silent("position startpos");
+        let (best, infos) = t.go("go depth 5");
+        assert!(best.is_some());
+        let last = infos
+            .iter()
+            .rposition(|l| l.starts_with("info depth 5 ") && l.contains(" pv "))
+            .unwrap_or_else(|| t.fail(&format!("no depth 5 line: {infos:?}")));
+        let outcomes: Vec<OutcomeLine> = infos[last + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("info string outcome "))
+            .map(|l| parse_outcome_line(l).unwrap_or_else(|e| t.fail(&e)))
+            .collect();
+        // From the start every move but the king's reveals: Q R2 B2 N2 P8.
+        assert_eq!(outcomes.len(), 5, "{infos:?}");
+        assert_eq!(outcomes[0].weight, 8, "the pawn, most likely, first");
+        assert_eq!(outcomes[0].reduced, 0, "{infos:?}");
+        for o in &outcomes[1..] {
+            if reduce == 0 {
+                assert_eq!(o.reduced, 0, "{}", o.outcome);
+            } else {
+                // One ply per halving of the probability against the pawn's 8/15.
+                let halvings = (8 / o.weight).ilog2();
+                assert_eq!(o.reduced, halvings, "{} ({}/15)", o.outcome, o.weight);
+            }
+        }
+        t.quit();
+    }
 }
 
 fn check_outcome_lines(setup: &[&str]) {
@@ -1284,8 +1335,13 @@ fn analyse_breaks_a_revealing_best_move_down_by_outcome() {
         let (w, t) = f[1].split_once('/').unwrap_or_else(|| panic!("{row}"));
         assert_eq!(t, "15", "{row}");
         sum += w.parse::<u32>().unwrap();
-        assert!(f.len() >= 6, "a value, nodes and a continuation: {row}");
-        let nodes: u64 = f[4].parse().unwrap_or_else(|_| panic!("nodes: {row}"));
+        assert!(
+            f.len() >= 7,
+            "a value, depth, nodes and a continuation: {row}"
+        );
+        let depth: u32 = f[4].parse().unwrap_or_else(|_| panic!("depth: {row}"));
+        assert!((1..=3).contains(&depth), "{row}");
+        let nodes: u64 = f[5].parse().unwrap_or_else(|_| panic!("nodes: {row}"));
         assert!(nodes > 0, "{row}");
     }
     assert_eq!(sum, 15, "{text}");

@@ -137,6 +137,14 @@ fn predict_researched_options() -> Options {
     o
 }
 
+/// The default search with `ChanceReduceRoot`: the root move's less likely outcomes
+/// searched shallower.
+fn root_reduced_options() -> Options {
+    let mut o = Options::default();
+    o.settings.set("ChanceReduceRoot", 1).unwrap();
+    o
+}
+
 #[test]
 fn chance_single_keeps_a_mate_through_a_reveal() {
     // The shell on e2 takes on d3 and uncovers the rook: mate whatever it reveals as
@@ -154,6 +162,7 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
         predict_researched_options(),
         root_off_pv_options(),
         quiet_shift_options(1),
+        root_reduced_options(),
     ] {
         let r = search_to_depth(&b, 4, &options);
         assert!(r.score >= MATE_BOUND, "{}", r.score);

@@ -267,19 +267,19 @@ fn has_chance_moves<G: Game>(g: &G) -> bool {
 }
 
 /// The best move's value broken down by outcome: one aligned row per outcome with its
-/// probability, value, the nodes its search took (where the search spent its effort) and
-/// continuation.
+/// probability, value, the depth it was searched to and the nodes that took (where the
+/// search spent its effort) and continuation.
 fn outcome_table<G: Game>(g: &G, outcomes: &[OutcomeInfo<G::Move>]) -> String {
     let first = &outcomes[0];
     let mut s = format!(
-        "{} by outcome (depth {}): each outcome's probability, value, the nodes its search took \
-         and continuation\n",
+        "{} by outcome (depth {}): each outcome's probability, value, the depth and nodes its \
+         search took, and continuation\n",
         g.move_to_string(first.mv),
         first.depth
     );
     s.push_str(&format!(
-        "  {:<10} {:>13}  {:>8}  {:>10}  continuation\n",
-        "outcome", "probability", "score", "nodes"
+        "  {:<10} {:>13}  {:>8}  {:>5}  {:>10}  continuation\n",
+        "outcome", "probability", "score", "depth", "nodes"
     ));
     for o in outcomes {
         let bound = match o.bound {
@@ -290,11 +290,12 @@ fn outcome_table<G: Game>(g: &G, outcomes: &[OutcomeInfo<G::Move>]) -> String {
         let mut after = g.clone();
         after.make(o.mv, o.outcome);
         s.push_str(&format!(
-            "  {:<10} {:>6} {:>5.1}%  {:>8}  {:>10}  {}\n",
+            "  {:<10} {:>6} {:>5.1}%  {:>8}  {:>5}  {:>10}  {}\n",
             g.move_outcome_to_string(o.mv, o.outcome),
             format!("{}/{}", o.weight, o.total),
             100.0 * o.weight as f64 / o.total.max(1) as f64,
             format!("{bound}{}", readable_score(o.score)),
+            o.depth.saturating_sub(o.reduction),
             o.nodes,
             move_names(&after, &o.pv).join(" ")
         ));

@@ -65,9 +65,9 @@ pub fn format_info<G: Game>(pos: &G, info: &Info<G::Move>) -> String {
 }
 
 /// `info string outcome depth D multipv K move M outcome MO probability W/T score cp X|mate
-/// N [lowerbound|upperbound] [pv ...]`: one chance outcome of a line's first move (`MO` is
-/// the move with the outcome, as `position ... moves` writes it; the pv is played from the
-/// position after it).
+/// N [lowerbound|upperbound] [reduced R] [pv ...]`: one chance outcome of a line's first
+/// move (`MO` is the move with the outcome, as `position ... moves` writes it; `reduced`:
+/// it was searched R plies shallower than D; the pv is played from the position after it).
 pub fn format_outcome<G: Game>(pos: &G, o: &OutcomeInfo<G::Move>) -> String {
     let mut s = format!(
         "info string outcome depth {} multipv {} move {} outcome {} probability {}/{} score {}{}",
@@ -80,6 +80,9 @@ pub fn format_outcome<G: Game>(pos: &G, o: &OutcomeInfo<G::Move>) -> String {
         format_score(o.score),
         bound_words(o.bound)
     );
+    if o.reduction > 0 {
+        s.push_str(&format!(" reduced {}", o.reduction));
+    }
     if !o.pv.is_empty() {
         let mut after = pos.clone();
         after.make(o.mv, o.outcome);

@@ -287,7 +287,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 } else {
                     TtBound::Lower
                 };
-                self.note_root_outcome(o, w[k] as u16, v, bound, nodes_before);
+                self.note_root_outcome(o, w[k] as u16, v, bound, depth - d, nodes_before);
             }
             let m = &self.chance_mean;
             sum_lo += w[k] * (m.w(l) - m.w(lo[k]));
@@ -479,7 +479,12 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> [i32; MAX_OUTCOMES] {
         let mut r = [0; MAX_OUTCOMES];
         let p = &self.params;
-        if (NT::PV && (ply == 0 || p.chance_reduce_pv == 0)) || !self.features.chance_reduction {
+        let reduce_pv = if ply == 0 {
+            p.chance_reduce_root
+        } else {
+            p.chance_reduce_pv
+        };
+        if (NT::PV && reduce_pv == 0) || !self.features.chance_reduction {
             return r;
         }
         let w0 = outcomes.as_slice()[0].1 as f64;
@@ -507,14 +512,15 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Remember what an outcome of a root move's chance node was worth (`v`, from the
     /// mover's view, a bound or exact) with its continuation, for the analysis of the
-    /// root move by outcome; the worker had searched `nodes_before` nodes when the
-    /// outcome's search began.
+    /// root move by outcome; it was searched `reduction` plies shallower than the root
+    /// move, and the worker had searched `nodes_before` nodes when its search began.
     fn note_root_outcome(
         &mut self,
         outcome: u8,
         weight: u16,
         v: Score,
         bound: TtBound,
+        reduction: i32,
         nodes_before: u64,
     ) {
         let pv = self.pv[1][1..self.pv_len[1].max(1)].to_vec();
@@ -528,6 +534,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 _ => Bound::Exact,
             },
             pv,
+            reduction: reduction.max(0) as u32,
             nodes: self.nodes - nodes_before,
         });
     }
@@ -586,7 +593,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 return (0, TtBound::None);
             }
             if ply == 0 {
-                self.note_root_outcome(o, w, v, TtBound::of(v, alpha, beta), nodes_before);
+                self.note_root_outcome(o, w, v, TtBound::of(v, alpha, beta), 0, nodes_before);
             }
             lo = lo.min(v);
             hi = hi.max(v);

@@ -60,6 +60,9 @@ search_params! {
     chance_reduction_per_depth: "ChanceReductionPerDepth" = 0, 0..=100;
     /// 1: chance nodes on the principal variation reduce too (not at the root).
     chance_reduce_pv: "ChanceReducePv" = 0, 0..=1;
+    /// 1: the root move on the principal variation reduces its less likely outcomes too
+    /// (each still searched as a PV node, for its line).
+    chance_reduce_root: "ChanceReduceRoot" = 0, 0..=1;
     /// A chance node off the principal variation with at most this much depth left is
     /// valued by the mean of its outcomes' static evaluations, as in quiescence (-1: never).
     chance_static_depth: "ChanceStaticDepth" = -1, -1..=20;

@@ -419,6 +419,7 @@ fn report_outcomes<G: Game>(w: &Worker<'_, G>, depth: u32, i: usize) {
             score: line.score,
             bound: line.bound,
             pv,
+            reduction: line.reduction,
             nodes: line.nodes,
         }));
     }

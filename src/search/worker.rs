@@ -36,6 +36,9 @@ pub struct OutcomeLine<M> {
     pub score: Score,
     pub bound: Bound,
     pub pv: Vec<M>,
+    /// How many plies shallower than the root move the outcome was searched
+    /// (`ChanceReduceRoot`).
+    pub reduction: u32,
     /// The nodes that searching the outcome took (its last search).
     pub nodes: u64,
 }
