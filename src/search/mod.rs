@@ -380,8 +380,8 @@ pub struct OutcomeInfo<M> {
     /// What follows the outcome, from the position after it; ends after the first move
     /// with chance.
     pub pv: Vec<M>,
-    /// How many plies shallower than `depth` the outcome was searched (`ChanceReduceRoot`
-    /// reduces the root's less likely outcomes).
+    /// How many plies shallower than `depth` the outcome was searched (see
+    /// `OutcomeLine::reduction`).
     pub reduction: u32,
     /// The nodes the outcome's last search took.
     pub nodes: u64,

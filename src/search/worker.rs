@@ -36,8 +36,9 @@ pub struct OutcomeLine<M> {
     pub score: Score,
     pub bound: Bound,
     pub pv: Vec<M>,
-    /// How many plies shallower than the root move the outcome was searched
-    /// (`ChanceReduceRoot`).
+    /// How many plies shallower than the root move the outcome was searched (by
+    /// `Search_ChanceReduction`'s rule: in a null-window search of the move, or on the
+    /// principal variation with `ChanceReduceRoot`).
     pub reduction: u32,
     /// The nodes that searching the outcome took (its last search).
     pub nodes: u64,
