@@ -145,6 +145,14 @@ fn root_reduced_options() -> Options {
     o
 }
 
+/// The default search with internal iterative reduction from depth 2 (`IirMinDepth`, off
+/// by default): a node without a table move searched a ply shallower.
+fn iir_options() -> Options {
+    let mut o = Options::default();
+    o.settings.set("IirMinDepth", 2).unwrap();
+    o
+}
+
 #[test]
 fn chance_single_keeps_a_mate_through_a_reveal() {
     // The shell on e2 takes on d3 and uncovers the rook: mate whatever it reveals as
@@ -163,6 +171,7 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
         root_off_pv_options(),
         quiet_shift_options(1),
         root_reduced_options(),
+        iir_options(),
     ] {
         let r = search_to_depth(&b, 4, &options);
         assert!(r.score >= MATE_BOUND, "{}", r.score);

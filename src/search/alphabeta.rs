@@ -328,6 +328,18 @@ impl<'a, G: Game> Worker<'a, G> {
         {
             return s;
         }
+        // Internal iterative reduction: with no move from the table the ordering is a
+        // guess; a shallower search now leaves one for the next iteration.
+        let depth = if self.params.iir_min_depth > 0
+            && depth >= self.params.iir_min_depth
+            && tt_move.is_null()
+            && (NT::PV || cut_node)
+            && !singular_search
+        {
+            depth - 1
+        } else {
+            depth
+        };
         self.null_stack[ply + 1] = false;
         let node = Node {
             depth,

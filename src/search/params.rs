@@ -105,6 +105,9 @@ search_params! {
     lmr_min_moves: "LmrMinMoves" = 2, 1..=20;
     /// A quiet move's history shifts its reduction by one ply per this much.
     lmr_history_divisor: "LmrHistoryDivisor" = 8192, 256..=65536;
+    /// Internal iterative reduction: a PV or cut node with this much depth or more and no
+    /// move from the table is searched one ply shallower (0: off).
+    iir_min_depth: "IirMinDepth" = 0, 0..=64;
     /// Reverse futility pruning up to this depth.
     rfp_max_depth: "RfpMaxDepth" = 6, 0..=20;
     /// Reverse futility margin per ply of depth (one ply less when improving).
