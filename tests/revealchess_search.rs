@@ -137,19 +137,10 @@ fn predict_researched_options() -> Options {
     o
 }
 
-/// The default search with `ChanceReduceRoot`: the root move's less likely outcomes
-/// searched shallower.
-fn root_reduced_options() -> Options {
+/// The default search with one search parameter or switch set.
+fn default_with(name: &str, value: i64) -> Options {
     let mut o = Options::default();
-    o.settings.set("ChanceReduceRoot", 1).unwrap();
-    o
-}
-
-/// The default search with internal iterative reduction from depth 2 (`IirMinDepth`, off
-/// by default): a node without a table move searched a ply shallower.
-fn iir_options() -> Options {
-    let mut o = Options::default();
-    o.settings.set("IirMinDepth", 2).unwrap();
+    o.settings.set(name, value).unwrap();
     o
 }
 
@@ -170,8 +161,10 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
         predict_researched_options(),
         root_off_pv_options(),
         quiet_shift_options(1),
-        root_reduced_options(),
-        iir_options(),
+        // The root move's less likely outcomes searched shallower.
+        default_with("ChanceReduceRoot", 1),
+        // Internal iterative reduction: a node without a table move a ply shallower.
+        default_with("IirMinDepth", 2),
     ] {
         let r = search_to_depth(&b, 4, &options);
         assert!(r.score >= MATE_BOUND, "{}", r.score);
@@ -183,9 +176,7 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
 /// every single-outcome estimate with a ply left shifted by quiescence searches of the
 /// position's own outcomes; with 0, none (the shared statics).
 fn quiet_shift_options(depth: i64) -> Options {
-    let mut o = Options::default();
-    o.settings.set("ChanceSingleQuietDepth", depth).unwrap();
-    o
+    default_with("ChanceSingleQuietDepth", depth)
 }
 
 #[test]
