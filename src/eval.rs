@@ -40,6 +40,23 @@ pub trait Evaluator<G: Game>: Clone + Send + 'static {
 
     /// Static evaluation from the side to move's point of view.
     fn evaluate(&mut self, pos: &G) -> Score;
+    /// `evaluate` of `pos`, just reached by the chance move `mv` with outcome `made`; and,
+    /// written into `out`, what `evaluate` would give after each of the same move's other
+    /// outcomes `others` instead, for those it can tell exactly without their being made
+    /// (the rest stay `None`: the caller makes and evaluates them). Only outcomes after
+    /// which the game has no immediate result (`Game::immediate_result`) get a value.
+    /// Valuing every outcome of a reveal is much of a chance search's work, and most
+    /// outcomes differ from one another in one piece. The default tells none.
+    fn evaluate_with_alternatives(
+        &mut self,
+        pos: &G,
+        _mv: G::Move,
+        _made: u8,
+        _others: &[u8],
+        _out: &mut [Option<Score>],
+    ) -> Score {
+        self.evaluate(pos)
+    }
     /// Ordering value of a noisy move (captures: most valuable victim, least valuable
     /// attacker, by this evaluation's piece values); larger is tried first.
     fn noisy_order(&self, pos: &G, mv: G::Move) -> Score;

@@ -3,7 +3,9 @@
 //! face-down term: a face-down piece is worth its pool's expected value (weights = pool
 //! counts) and some credit for its shell's mobility. All weights live in one `Weights`
 //! structure, the piece values that order captures included; chess and Reveal Chess each
-//! compile in their own set (`compiled_weights`). `Evaluation` is the search's evaluator.
+//! compile in their own set (`compiled_weights`). `Evaluation` is the search's evaluator;
+//! after a reveal it also values the move's other outcomes by exchanging the revealed
+//! piece's own part of the sums, which costs a fraction of evaluating each outcome.
 
 use super::bitboard::*;
 use super::position::*;
@@ -69,10 +71,20 @@ pub const TERM_NAMES: [&str; 6] = [
 ];
 const N: usize = TERM_NAMES.len();
 
-/// Per term, per colour, (mg, eg); plus the game phase (0 = bare kings .. 24 = full).
+/// The sums of the evaluation before `finish`: per term, per colour, (mg, eg), and what
+/// does not add up piece by piece kept apart (the phase and the king-attack counts, which
+/// `finish` maps through a minimum and a square, and the bishops, which pair), so that
+/// one piece's part can be taken out and another's put in (`evaluate_alternatives`).
+#[derive(Clone, Copy)]
 struct Acc {
     t: [[(i32, i32); 2]; N],
-    phase: i32,
+    /// Phase * 16 (face-down pieces count by expectation).
+    phase_x: i32,
+    /// By attacking colour: king-zone attack units and pieces hitting the zone.
+    units: [i32; 2],
+    attackers: [i32; 2],
+    /// By colour: revealed bishops.
+    bishops: [i32; 2],
 }
 
 impl Acc {
@@ -81,6 +93,37 @@ impl Acc {
         self.t[term][c].0 += v.0;
         self.t[term][c].1 += v.1;
     }
+
+    const ZERO: Acc = Acc {
+        t: [[(0, 0); 2]; N],
+        phase_x: 0,
+        units: [0; 2],
+        attackers: [0; 2],
+        bishops: [0; 2],
+    };
+
+    /// These sums with `other`'s taken out.
+    fn minus(&self, other: &Acc) -> Acc {
+        let mut a = *self;
+        for (x, y) in a.t.iter_mut().flatten().zip(other.t.iter().flatten()) {
+            x.0 -= y.0;
+            x.1 -= y.1;
+        }
+        a.phase_x -= other.phase_x;
+        for c in 0..2 {
+            a.units[c] -= other.units[c];
+            a.attackers[c] -= other.attackers[c];
+            a.bishops[c] -= other.bishops[c];
+        }
+        a
+    }
+}
+
+/// The finished evaluation: per term, per colour, (mg, eg); plus the game phase (0 = bare
+/// kings .. 24 = full).
+struct Terms {
+    t: [[(i32, i32); 2]; N],
+    phase: i32,
 }
 
 #[inline(always)]
@@ -97,48 +140,133 @@ fn center_steps(s: usize) -> i32 {
     df.min(dr)
 }
 
-fn compute(p: &Pos, w: &Weights) -> Acc {
-    let t = tables();
-    let mut a = Acc {
-        t: [[(0, 0); 2]; N],
-        phase: 0,
-    };
-    let occ = p.occ();
-    let mut phase_x = 0i32; // phase * 16 (face-down pieces count by expectation)
-    let pawn_att = |c: usize| -> Bb {
-        let pw = p.pieces(c, PAWN);
-        if c == WHITE {
-            ((pw & !FILE_A) << 7) | ((pw & !FILE_H) << 9)
-        } else {
-            ((pw & !FILE_A) >> 9) | ((pw & !FILE_H) >> 7)
+/// Squares attacked by colour `c`'s pawns (revealed pawns and pawn shells alike).
+#[inline(always)]
+fn pawn_attacks(p: &Pos, c: usize) -> Bb {
+    let pw = p.pieces(c, PAWN);
+    if c == WHITE {
+        ((pw & !FILE_A) << 7) | ((pw & !FILE_H) << 9)
+    } else {
+        ((pw & !FILE_A) >> 9) | ((pw & !FILE_H) >> 7)
+    }
+}
+
+/// What a revealed piece's part depends on besides its type and square: the occupancy,
+/// its own side's pieces, the squares the enemy's pawns attack and the enemy king's zone.
+struct Surroundings {
+    tables: &'static Tables,
+    occ: Bb,
+    own: Bb,
+    enemy_pawn_attacks: Bb,
+    enemy_king_zone: Bb,
+}
+
+impl Surroundings {
+    #[inline(always)]
+    fn of(p: &Pos, c: usize, enemy_pawn_attacks: Bb) -> Surroundings {
+        let ek = p.king_sq(c ^ 1);
+        let tables = tables();
+        Surroundings {
+            tables,
+            occ: p.occ(),
+            own: p.col[c],
+            enemy_pawn_attacks,
+            enemy_king_zone: tables.king[ek] | bit(ek),
         }
+    }
+}
+
+/// Add the part of a revealed piece of type `pt` and colour `c` on `s` (but for the
+/// bishop pair, which `accumulate` counts at once).
+#[inline(always)]
+fn add_piece(a: &mut Acc, w: &Weights, env: &Surroundings, c: usize, s: usize, pt: usize) {
+    let t = env.tables;
+    a.add(0, c, w.value[pt]);
+    a.phase_x += w.phase[pt] * 16;
+    let cs = center_steps(s);
+    let mut placement = (w.center[pt].0 * cs, w.center[pt].1 * cs);
+    let rr = relative_rank(c, s);
+    if pt == PAWN {
+        placement.0 += w.pawn_rank[rr].0;
+        placement.1 += w.pawn_rank[rr].1;
+    } else if pt == KING {
+        placement.0 = w.king_rank_mg * rr as i32;
+    }
+    a.add(1, c, placement);
+    let att = match pt {
+        KNIGHT => t.knight[s],
+        BISHOP => t.bishop(s, env.occ),
+        ROOK => t.rook(s, env.occ),
+        QUEEN => t.queen(s, env.occ),
+        _ => 0,
     };
-    let patt = [pawn_att(WHITE), pawn_att(BLACK)];
+    if att != 0 {
+        let m =
+            (att & !env.own & !env.enemy_pawn_attacks).count_ones() as i32 - w.mobility_base[pt];
+        a.add(2, c, (m * w.mobility[pt].0, m * w.mobility[pt].1));
+        if att & env.enemy_king_zone != 0 {
+            a.units[c] += w.king_attack_units[pt];
+            a.attackers[c] += 1;
+        }
+    }
+}
+
+/// Add the expected value and phase of colour `c`'s `k` face-down pieces drawn from `pool`
+/// (weights = pool counts).
+#[inline(always)]
+fn add_face_down_expectation(a: &mut Acc, w: &Weights, c: usize, pool: &[u8; 5], k: i32) {
+    let total: i32 = pool.iter().map(|&n| n as i32).sum();
+    if total == 0 {
+        return;
+    }
+    let (mut mg, mut eg, mut ph) = (0, 0, 0);
+    for i in 0..5 {
+        let n = pool[i] as i32;
+        mg += n * w.value[POOL_TYPE[i]].0;
+        eg += n * w.value[POOL_TYPE[i]].1;
+        ph += n * w.phase[POOL_TYPE[i]];
+    }
+    a.add(5, c, (k * mg / total, k * eg / total));
+    a.phase_x += k * ph * 16 / total;
+}
+
+/// The sums of `p`'s evaluation. The portable build's `count_ones` is a dozen instructions
+/// where the CPU's POPCNT is one, and the evaluation counts bits for every piece: on a CPU
+/// that has it, the same code compiled for it is used (found once, at run time).
+#[inline(always)]
+fn accumulate(p: &Pos, w: &Weights) -> Acc {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+    {
+        if std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU supports the one feature `accumulate_popcnt` is compiled for.
+            return unsafe { accumulate_popcnt(p, w) };
+        }
+    }
+    accumulate_body(p, w)
+}
+
+#[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+#[target_feature(enable = "popcnt")]
+fn accumulate_popcnt(p: &Pos, w: &Weights) -> Acc {
+    accumulate_body(p, w)
+}
+
+#[inline(always)]
+fn accumulate_body(p: &Pos, w: &Weights) -> Acc {
+    let t = tables();
+    let mut a = Acc::ZERO;
+    let occ = p.occ();
+    let patt = [pawn_attacks(p, WHITE), pawn_attacks(p, BLACK)];
     for c in 0..2 {
         let own = p.col[c];
         let them = c ^ 1;
-        let ek = p.king_sq(them);
-        let zone = t.king[ek] | bit(ek);
-        let mut units = 0;
-        let mut attackers = 0;
+        let env = Surroundings::of(p, c, patt[them]);
         let revealed = own & !p.fd;
         // Face-down pieces: expected pool value and shell mobility.
         let fd = own & p.fd;
         if fd != 0 {
-            let pool = &p.pool[c];
-            let total: i32 = pool.iter().map(|&n| n as i32).sum();
-            let (mut mg, mut eg, mut ph) = (0, 0, 0);
-            for i in 0..5 {
-                let n = pool[i] as i32;
-                mg += n * w.value[POOL_TYPE[i]].0;
-                eg += n * w.value[POOL_TYPE[i]].1;
-                ph += n * w.phase[POOL_TYPE[i]];
-            }
             let k = fd.count_ones() as i32;
-            if total > 0 {
-                a.add(5, c, (k * mg / total, k * eg / total));
-                phase_x += k * ph * 16 / total;
-            }
+            add_face_down_expectation(&mut a, w, c, &p.pool[c], k);
             for s in Bits(fd) {
                 let pt = code_type(p.sq[s]);
                 let att = match pt {
@@ -150,50 +278,19 @@ fn compute(p: &Pos, w: &Weights) -> Acc {
                 };
                 let m = (att & !own).count_ones() as i32;
                 a.add(5, c, (m * w.shell_mobility.0, m * w.shell_mobility.1));
-                if att & zone != 0 {
-                    units += w.king_attack_units[pt];
-                    attackers += 1;
+                if att & env.enemy_king_zone != 0 {
+                    a.units[c] += w.king_attack_units[pt];
+                    a.attackers[c] += 1;
                 }
             }
         }
         let pawns = p.pieces(c, PAWN) & !p.fd;
         for s in Bits(revealed) {
-            let pt = code_type(p.sq[s]);
-            a.add(0, c, w.value[pt]);
-            phase_x += w.phase[pt] * 16;
-            let cs = center_steps(s);
-            let mut ps = (w.center[pt].0 * cs, w.center[pt].1 * cs);
-            let rr = relative_rank(c, s);
-            if pt == PAWN {
-                ps.0 += w.pawn_rank[rr].0;
-                ps.1 += w.pawn_rank[rr].1;
-            } else if pt == KING {
-                ps.0 = w.king_rank_mg * rr as i32;
-            }
-            a.add(1, c, ps);
-            let att = match pt {
-                KNIGHT => t.knight[s],
-                BISHOP => t.bishop(s, occ),
-                ROOK => t.rook(s, occ),
-                QUEEN => t.queen(s, occ),
-                _ => 0,
-            };
-            if att != 0 {
-                let m = (att & !own & !patt[them]).count_ones() as i32 - w.mobility_base[pt];
-                a.add(2, c, (m * w.mobility[pt].0, m * w.mobility[pt].1));
-                if att & zone != 0 {
-                    units += w.king_attack_units[pt];
-                    attackers += 1;
-                }
-            }
+            add_piece(&mut a, w, &env, c, s, code_type(p.sq[s]));
         }
-        if patt[c] & zone != 0 {
-            units += w.king_attack_units[PAWN];
-        }
-        // King safety is charged to the side being attacked.
-        if attackers >= 2 {
-            let pen = (units * units * w.king_attack_scale / 16).min(w.king_attack_cap);
-            a.add(3, them, (-pen, 0));
+        a.bishops[c] = (p.pieces(c, BISHOP) & !p.fd).count_ones() as i32;
+        if patt[c] & env.enemy_king_zone != 0 {
+            a.units[c] += w.king_attack_units[PAWN];
         }
         // Pawn shield: own pawns and pawn shells in front of the king.
         let k = p.king_sq(c);
@@ -231,12 +328,34 @@ fn compute(p: &Pos, w: &Weights) -> Acc {
                 a.add(4, c, w.passed[relative_rank(c, s)]);
             }
         }
-        if (p.pieces(c, BISHOP) & !p.fd).count_ones() >= 2 {
-            a.add(0, c, w.bishop_pair);
+    }
+    a
+}
+
+/// The sums finished: king safety from the attack counts (charged to the side being
+/// attacked), the bishop pair, the phase.
+#[inline(always)]
+fn finish(a: &Acc, w: &Weights) -> Terms {
+    let mut t = a.t;
+    for c in 0..2 {
+        if a.attackers[c] >= 2 {
+            let units = a.units[c];
+            let pen = (units * units * w.king_attack_scale / 16).min(w.king_attack_cap);
+            t[3][c ^ 1].0 -= pen;
+        }
+        if a.bishops[c] >= 2 {
+            t[0][c].0 += w.bishop_pair.0;
+            t[0][c].1 += w.bishop_pair.1;
         }
     }
-    a.phase = (phase_x / 16).min(24);
-    a
+    Terms {
+        t,
+        phase: (a.phase_x / 16).min(24),
+    }
+}
+
+fn compute(p: &Pos, w: &Weights) -> Terms {
+    finish(&accumulate(p, w), w)
 }
 
 #[inline(always)]
@@ -244,9 +363,9 @@ fn taper(v: (i32, i32), phase: i32) -> i32 {
     (v.0 * phase + v.1 * (24 - phase)) / 24
 }
 
-/// Side-to-move relative centipawns.
-fn evaluate_with(p: &Pos, w: &Weights) -> Score {
-    let a = compute(p, w);
+/// Side-to-move relative centipawns of finished terms.
+#[inline(always)]
+fn score(p: &Pos, w: &Weights, a: &Terms) -> Score {
     let (mut mg, mut eg) = (0, 0);
     for term in &a.t {
         mg += term[0].0 - term[1].0;
@@ -254,6 +373,70 @@ fn evaluate_with(p: &Pos, w: &Weights) -> Score {
     }
     let v = taper((mg, eg), a.phase);
     (if p.side == 0 { v } else { -v }) + w.tempo
+}
+
+/// Side-to-move relative centipawns.
+fn evaluate_with(p: &Pos, w: &Weights) -> Score {
+    score(p, w, &compute(p, w))
+}
+
+/// The square a revealing move `mv` just made in `p` revealed its piece on: the rook's
+/// in castling, else the move's destination.
+fn revealed_square(p: &Pos, mv: Move) -> usize {
+    let (from, to) = (mv.from(), mv.to());
+    if code_type(p.sq[to]) == KING && from.abs_diff(to) == 2 {
+        if to > from { from + 1 } else { from - 1 }
+    } else {
+        to
+    }
+}
+
+/// `evaluate_with` of `p`, just reached by the revealing move `mv` with outcome `made`,
+/// and, written into `out`, of the positions its other outcomes `others` would have
+/// reached instead, where that follows from this one without making them: a revealed
+/// piece other than a pawn differs from another only in its own part and in its side's
+/// pool, while a pawn changes pawn attacks, structure and en passant. Alternatives are
+/// given only while a face-down piece is left, so that none of them is a dead position
+/// (the game's immediate result; after a reveal the move clocks are 0).
+fn evaluate_alternatives(
+    p: &Pos,
+    w: &Weights,
+    mv: Move,
+    made: u8,
+    others: &[u8],
+    out: &mut [Option<Score>],
+) -> Score {
+    let a = accumulate(p, w);
+    let v = score(p, w, &finish(&a, w));
+    let s = revealed_square(p, mv);
+    let made_type = POOL_TYPE[made as usize - 1];
+    let c = (p.side ^ 1) as usize;
+    if made_type == PAWN || code_type(p.sq[s]) != made_type || p.fd == 0 {
+        return v;
+    }
+    let env = Surroundings::of(p, c, pawn_attacks(p, c ^ 1));
+    let k = (p.col[c] & p.fd).count_ones() as i32;
+    let mut made_part = Acc::ZERO;
+    add_piece(&mut made_part, w, &env, c, s, made_type);
+    made_part.bishops[c] = (made_type == BISHOP) as i32;
+    add_face_down_expectation(&mut made_part, w, c, &p.pool[c], k);
+    let base = a.minus(&made_part);
+    for (&o, slot) in others.iter().zip(out.iter_mut()) {
+        let i = o as usize - 1;
+        let pt = POOL_TYPE[i];
+        if pt == PAWN {
+            continue;
+        }
+        let mut pool = p.pool[c];
+        pool[made as usize - 1] += 1;
+        pool[i] -= 1;
+        let mut alt = base;
+        add_piece(&mut alt, w, &env, c, s, pt);
+        alt.bishops[c] += (pt == BISHOP) as i32;
+        add_face_down_expectation(&mut alt, w, c, &pool, k);
+        *slot = Some(score(p, w, &finish(&alt, w)));
+    }
+    v
 }
 
 /// The evaluation's terms, tapered, White's and Black's part each (White's view).
@@ -300,6 +483,17 @@ impl Evaluator<Board> for Evaluation {
     #[inline]
     fn evaluate(&mut self, b: &Board) -> Score {
         evaluate_with(b.pos(), &self.weights)
+    }
+    #[inline]
+    fn evaluate_with_alternatives(
+        &mut self,
+        b: &Board,
+        mv: Move,
+        made: u8,
+        others: &[u8],
+        out: &mut [Option<Score>],
+    ) -> Score {
+        evaluate_alternatives(b.pos(), &self.weights, mv, made, others, out)
     }
     fn noisy_order(&self, b: &Board, mv: Move) -> Score {
         let p = b.pos();
@@ -407,6 +601,75 @@ mod tests {
         let q = ev("4k3/8/8/8/8/8/8/1X2K3 w - - 0 1 Q1", false);
         let p = ev("4k3/8/8/8/8/8/8/1X2K3 w - - 0 1 P1", false);
         assert!(q > p + 600, "{q} {p}");
+    }
+
+    /// `evaluate_with_alternatives` equals making each other outcome and evaluating it,
+    /// for every revealing move along seeded random playouts (castling reveals and reveals
+    /// with a promotion letter included), and it tells most of them.
+    #[test]
+    fn alternatives_equal_the_outcomes_made() {
+        use crate::game::{ChanceList, Game, MoveList};
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut told, mut made) = (0, 0);
+        for _ in 0..30 {
+            let mut b = Board::startpos(false);
+            let mut eval = Evaluation::new(&b, compiled_weights(false).clone());
+            for _ in 0..200 {
+                let mut moves = MoveList::new();
+                b.generate_moves(&mut moves);
+                if moves.is_empty() || b.immediate_result().is_some() {
+                    break;
+                }
+                for &mv in moves.iter() {
+                    let mut chances = ChanceList::default();
+                    if !b.chance(mv, &mut chances) {
+                        continue;
+                    }
+                    let codes: Vec<u8> = chances.as_slice().iter().map(|&(o, _)| o).collect();
+                    for (k, &o) in codes.iter().enumerate() {
+                        b.make(mv, o);
+                        let direct = eval.evaluate(&b);
+                        let mut out = vec![None; codes.len() - k - 1];
+                        let v =
+                            eval.evaluate_with_alternatives(&b, mv, o, &codes[k + 1..], &mut out);
+                        b.unmake();
+                        assert_eq!(v, direct);
+                        for (&other, told_value) in codes[k + 1..].iter().zip(&out) {
+                            let Some(told_value) = told_value else {
+                                continue;
+                            };
+                            b.make(mv, other);
+                            assert!(b.immediate_result().is_none());
+                            assert_eq!(
+                                *told_value,
+                                eval.evaluate(&b),
+                                "{} {mv:?} {o} -> {other}",
+                                b.to_fen()
+                            );
+                            b.unmake();
+                            told += 1;
+                        }
+                        made += 1;
+                    }
+                }
+                let mv = moves.get(next() as usize % moves.len());
+                let mut chances = ChanceList::default();
+                let outcome = if b.chance(mv, &mut chances) {
+                    let list = chances.as_slice();
+                    list[next() as usize % list.len()].0
+                } else {
+                    0
+                };
+                b.make(mv, outcome);
+            }
+        }
+        assert!(told > made / 2, "told {told} of {made}");
     }
 
     #[test]

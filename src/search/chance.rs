@@ -641,20 +641,42 @@ impl<'a, G: Game> Worker<'a, G> {
         let total = chances.total() as i64;
         let mut sum = 0i64;
         let mut values = [0; MAX_OUTCOMES];
+        let n = chances.len();
+        let mut codes = [0u8; MAX_OUTCOMES];
+        for (code, &(o, _)) in codes.iter_mut().zip(chances.as_slice()) {
+            *code = o;
+        }
+        // Static values of later outcomes told by the evaluation of an earlier one.
+        let mut told: [Option<Score>; MAX_OUTCOMES] = [None; MAX_OUTCOMES];
         for (k, &(o, w)) in chances.as_slice().iter().enumerate() {
-            self.make(mv, o);
             let v = if quiet {
+                self.make(mv, o);
                 // Quiescence counts its own nodes.
-                -self.qsearch(-bound - 1, bound + 1, ply + 1, 0)
+                let v = -self.qsearch(-bound - 1, bound + 1, ply + 1, 0);
+                self.unmake();
+                v
             } else {
                 self.nodes += 1;
                 self.stats.static_outcomes += 1;
-                match self.pos.immediate_result() {
-                    Some(r) => -outcome_score(r, ply + 1),
-                    None => -self.eval.evaluate(&self.pos),
+                match told[k] {
+                    Some(v) => -v,
+                    None => {
+                        self.make(mv, o);
+                        let v = match self.pos.immediate_result() {
+                            Some(r) => -outcome_score(r, ply + 1),
+                            None => -self.eval.evaluate_with_alternatives(
+                                &self.pos,
+                                mv,
+                                o,
+                                &codes[k + 1..n],
+                                &mut told[k + 1..n],
+                            ),
+                        };
+                        self.unmake();
+                        v
+                    }
                 }
             };
-            self.unmake();
             values[k] = v.clamp(-bound, bound);
             sum += w as i64 * self.chance_mean.w(values[k] as i64);
         }
