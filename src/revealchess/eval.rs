@@ -267,10 +267,10 @@ fn accumulate_body(p: &Pos, w: &Weights) -> Acc {
         if fd != 0 {
             let k = fd.count_ones() as i32;
             add_face_down_expectation(&mut a, w, c, &p.pool[c], k);
-            for s in Bits(fd) {
+            // A pawn shell reaches no square here (its credit would be 0).
+            for s in Bits(fd & !p.bb[PAWN]) {
                 let pt = code_type(p.sq[s]);
                 let att = match pt {
-                    PAWN => 0,
                     KNIGHT => t.knight[s],
                     BISHOP => t.bishop(s, occ),
                     ROOK => t.rook(s, occ),
