@@ -131,13 +131,24 @@ fn relative_rank(c: usize, s: usize) -> usize {
     if c == WHITE { s / 8 } else { 7 - s / 8 }
 }
 
+/// Steps from the board's edge towards the centre (0 on the edge .. 3 in the middle), by
+/// square: looked up for every piece of every evaluation.
+const CENTER_STEPS: [i32; 64] = {
+    let mut t = [0; 64];
+    let mut s = 0;
+    while s < 64 {
+        let (f, r) = ((s % 8) as i32, (s / 8) as i32);
+        let df = if f < 4 { f } else { 7 - f };
+        let dr = if r < 4 { r } else { 7 - r };
+        t[s] = if df < dr { df } else { dr };
+        s += 1;
+    }
+    t
+};
+
 #[inline(always)]
 fn center_steps(s: usize) -> i32 {
-    let f = (s % 8) as i32;
-    let r = (s / 8) as i32;
-    let df = if f < 4 { f } else { 7 - f };
-    let dr = if r < 4 { r } else { 7 - r };
-    df.min(dr)
+    CENTER_STEPS[s & 63]
 }
 
 /// Squares attacked by colour `c`'s pawns (revealed pawns and pawn shells alike).
