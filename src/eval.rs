@@ -42,7 +42,7 @@ pub trait Evaluator<G: Game>: Clone + Send + 'static {
     fn evaluate(&mut self, pos: &G) -> Score;
     /// `evaluate` of `pos`, just reached by the chance move `mv` with outcome `made`; and,
     /// written into `out`, what `evaluate` would give after each of the same move's other
-    /// outcomes `others` instead, for those it can tell exactly without their being made
+    /// outcomes `others` (entries of its `ChanceList`: outcome, weight) instead, for those it can tell exactly without their being made
     /// (the rest stay `None`: the caller makes and evaluates them). Only outcomes after
     /// which the game has no immediate result (`Game::immediate_result`) get a value.
     /// Valuing every outcome of a reveal is much of a chance search's work, and most
@@ -52,7 +52,7 @@ pub trait Evaluator<G: Game>: Clone + Send + 'static {
         pos: &G,
         _mv: G::Move,
         _made: u8,
-        _others: &[u8],
+        _others: &[(u8, u16)],
         _out: &mut [Option<Score>],
     ) -> Score {
         self.evaluate(pos)

@@ -396,7 +396,7 @@ fn evaluate_with(p: &Pos, w: &Weights) -> Score {
 fn revealed_square(p: &Pos, mv: Move) -> usize {
     let (from, to) = (mv.from(), mv.to());
     if code_type(p.sq[to]) == KING && from.abs_diff(to) == 2 {
-        if to > from { from + 1 } else { from - 1 }
+        castling_rook(from, to).1
     } else {
         to
     }
@@ -414,25 +414,30 @@ fn evaluate_alternatives(
     w: &Weights,
     mv: Move,
     made: u8,
-    others: &[u8],
+    others: &[(u8, u16)],
     out: &mut [Option<Score>],
 ) -> Score {
     let a = accumulate(p, w);
     let v = score(p, w, &finish(&a, w));
-    let s = revealed_square(p, mv);
     let made_type = POOL_TYPE[made as usize - 1];
-    let c = (p.side ^ 1) as usize;
-    if made_type == PAWN || code_type(p.sq[s]) != made_type || p.fd == 0 {
+    if made_type == PAWN || p.fd == 0 {
         return v;
     }
+    let s = revealed_square(p, mv);
+    debug_assert_eq!(code_type(p.sq[s]), made_type);
+    let c = (p.side ^ 1) as usize;
     let env = Surroundings::of(p, c, pawn_attacks(p, c ^ 1));
     let k = (p.col[c] & p.fd).count_ones() as i32;
+    // What the revealed piece adds when it is of type `pt` and its side's pool is `pool`.
+    let add_revealed = |acc: &mut Acc, pt: usize, pool: &[u8; 5]| {
+        add_piece(acc, w, &env, c, s, pt);
+        acc.bishops[c] += (pt == BISHOP) as i32;
+        add_face_down_expectation(acc, w, c, pool, k);
+    };
     let mut made_part = Acc::ZERO;
-    add_piece(&mut made_part, w, &env, c, s, made_type);
-    made_part.bishops[c] = (made_type == BISHOP) as i32;
-    add_face_down_expectation(&mut made_part, w, c, &p.pool[c], k);
+    add_revealed(&mut made_part, made_type, &p.pool[c]);
     let base = a.minus(&made_part);
-    for (&o, slot) in others.iter().zip(out.iter_mut()) {
+    for (&(o, _), slot) in others.iter().zip(out.iter_mut()) {
         let i = o as usize - 1;
         let pt = POOL_TYPE[i];
         if pt == PAWN {
@@ -442,9 +447,7 @@ fn evaluate_alternatives(
         pool[made as usize - 1] += 1;
         pool[i] -= 1;
         let mut alt = base;
-        add_piece(&mut alt, w, &env, c, s, pt);
-        alt.bishops[c] += (pt == BISHOP) as i32;
-        add_face_down_expectation(&mut alt, w, c, &pool, k);
+        add_revealed(&mut alt, pt, &pool);
         *slot = Some(score(p, w, &finish(&alt, w)));
     }
     v
@@ -501,7 +504,7 @@ impl Evaluator<Board> for Evaluation {
         b: &Board,
         mv: Move,
         made: u8,
-        others: &[u8],
+        others: &[(u8, u16)],
         out: &mut [Option<Score>],
     ) -> Score {
         evaluate_alternatives(b.pos(), &self.weights, mv, made, others, out)
@@ -642,16 +645,16 @@ mod tests {
                     if !b.chance(mv, &mut chances) {
                         continue;
                     }
-                    let codes: Vec<u8> = chances.as_slice().iter().map(|&(o, _)| o).collect();
-                    for (k, &o) in codes.iter().enumerate() {
+                    let list = chances.as_slice();
+                    for (k, &(o, _)) in list.iter().enumerate() {
                         b.make(mv, o);
                         let direct = eval.evaluate(&b);
-                        let mut out = vec![None; codes.len() - k - 1];
+                        let mut out = vec![None; list.len() - k - 1];
                         let v =
-                            eval.evaluate_with_alternatives(&b, mv, o, &codes[k + 1..], &mut out);
+                            eval.evaluate_with_alternatives(&b, mv, o, &list[k + 1..], &mut out);
                         b.unmake();
                         assert_eq!(v, direct);
-                        for (&other, told_value) in codes[k + 1..].iter().zip(&out) {
+                        for (&(other, _), told_value) in list[k + 1..].iter().zip(&out) {
                             let Some(told_value) = told_value else {
                                 continue;
                             };

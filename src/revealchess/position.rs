@@ -50,6 +50,16 @@ pub const fn code_color(p: u8) -> usize {
     (p >> 3) as usize
 }
 
+/// The rook's squares (from, to) when the king castles from `from` to `to`.
+#[inline(always)]
+pub const fn castling_rook(from: usize, to: usize) -> (usize, usize) {
+    if to > from {
+        (from + 3, from + 1)
+    } else {
+        (from - 4, from - 1)
+    }
+}
+
 /// The shell of a face-down piece: the standard piece of its starting square; `None` when
 /// the square is not a starting square of that colour (or is the king's).
 pub fn shell_of(c: usize, sq: usize) -> Option<usize> {
@@ -269,8 +279,7 @@ impl Pos {
         }
         let to = mv_to(m);
         if self.bb[KING] & bit(from) != 0 && from.abs_diff(to) == 2 {
-            let corner = if to > from { from + 3 } else { from - 4 };
-            return self.fd & bit(corner) != 0;
+            return self.fd & bit(castling_rook(from, to).0) != 0;
         }
         false
     }
@@ -354,11 +363,7 @@ impl Pos {
         }
 
         if pt == KING && from.abs_diff(to) == 2 {
-            let (rf, rt) = if to > from {
-                (from + 3, from + 1)
-            } else {
-                (from - 4, from - 1)
-            };
+            let (rf, rt) = castling_rook(from, to);
             let rp = self.sq[rf];
             let rtype = code_type(rp);
             self.remove(us, rtype, rf);

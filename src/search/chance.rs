@@ -642,10 +642,6 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut sum = 0i64;
         let mut values = [0; MAX_OUTCOMES];
         let n = chances.len();
-        let mut codes = [0u8; MAX_OUTCOMES];
-        for (code, &(o, _)) in codes.iter_mut().zip(chances.as_slice()) {
-            *code = o;
-        }
         // Static values of later outcomes told by the evaluation of an earlier one.
         let mut told: [Option<Score>; MAX_OUTCOMES] = [None; MAX_OUTCOMES];
         for (k, &(o, w)) in chances.as_slice().iter().enumerate() {
@@ -668,7 +664,7 @@ impl<'a, G: Game> Worker<'a, G> {
                                 &self.pos,
                                 mv,
                                 o,
-                                &codes[k + 1..n],
+                                &chances.as_slice()[k + 1..],
                                 &mut told[k + 1..n],
                             ),
                         };

@@ -155,9 +155,8 @@ impl<M: GameMove> Picker<M> {
         if self.next >= n {
             return None;
         }
-        // The first of the highest scores: the maximum in one pass that the compiler
-        // vectorises, then its first position (the same move as a scan keeping the first
-        // strictly higher score, in about half the comparisons).
+        // The first of the highest scores: the maximum, then its first position (the same
+        // move as a scan keeping the first strictly higher score, with fewer branches).
         let rest = &self.scored()[self.next..];
         let high = rest.iter().copied().max().unwrap_or(0);
         let best = self.next + rest.iter().position(|&s| s == high).unwrap_or(0);
