@@ -140,7 +140,9 @@ impl<'a, G: Game> Worker<'a, G> {
                     cut_node: false,
                 }
             };
+            let before = self.nodes;
             let score = self.pvs_value::<Pv>(&step, depth, alpha, beta, 0, turn);
+            self.root_moves[i].effort += self.nodes - before;
             if self.stopped {
                 return best;
             }

@@ -71,6 +71,10 @@ pub struct Features {
     /// move falls clearly short of its table score (and the node is cut at once when
     /// even without it another move reaches beta: multi-cut).
     pub singular: bool,
+    /// Time management scales each move's soft limit by how settled the search is: more
+    /// time while the best move keeps changing or shares the nodes with rivals, less once
+    /// it has held for iterations and takes most of them (`TimeStable*`, `TimeNodes*`).
+    pub time_scaling: bool,
 }
 
 impl Default for Features {
@@ -85,6 +89,7 @@ impl Default for Features {
             see: false,
             corr_hist: false,
             singular: false,
+            time_scaling: false,
             chance_nonpv: false,
             chance_reduction: false,
             chance_single: false,
@@ -155,6 +160,11 @@ pub const FEATURES: &[FeatureSpec] = &[
         doc: "singular extensions (with multi-cut)",
     },
     FeatureSpec {
+        name: "Search_TimeScaling",
+        default: false,
+        doc: "the soft time limit scaled by the best move's stability and its share of the nodes",
+    },
+    FeatureSpec {
         name: "Search_ChanceNonPv",
         default: false,
         doc: "chance-node outcomes searched as non-PV nodes, re-searched inside a wide window",
@@ -192,6 +202,7 @@ impl Features {
             "Search_SEE" => &mut self.see,
             "Search_CorrHist" => &mut self.corr_hist,
             "Search_Singular" => &mut self.singular,
+            "Search_TimeScaling" => &mut self.time_scaling,
             "Search_ChanceNonPv" => &mut self.chance_nonpv,
             "Search_ChanceReduction" => &mut self.chance_reduction,
             "Search_ChanceSingle" => &mut self.chance_single,

@@ -182,6 +182,22 @@ search_params! {
     time_hard_factor: "TimeHardFactor" = 4, 1..=20;
     /// ... and at most this percent of the usable time.
     time_hard_max_percent: "TimeHardMaxPercent" = 75, 1..=100;
+    /// Time scaling (`Search_TimeScaling`): percent of the soft limit when the best move
+    /// changed in the last iteration ...
+    time_stable0: "TimeStable0" = 250, 10..=1000;
+    /// ... after one iteration with the same best move ...
+    time_stable1: "TimeStable1" = 120, 10..=1000;
+    /// ... after two ...
+    time_stable2: "TimeStable2" = 90, 10..=1000;
+    /// ... after three ...
+    time_stable3: "TimeStable3" = 80, 10..=1000;
+    /// ... and after four or more.
+    time_stable4: "TimeStable4" = 75, 10..=1000;
+    /// Time scaling: the soft limit is also multiplied by (TimeNodesBase - the best move's
+    /// percent of the root's nodes) ...
+    time_nodes_base: "TimeNodesBase" = 150, 100..=300;
+    /// ... times this percent.
+    time_nodes_scale: "TimeNodesScale" = 135, 10..=500;
     /// Time: report the root move being searched after this many milliseconds.
     currmove_after_ms: "CurrmoveAfterMs" = 1000, 0..=600000;
     /// Time: report an aspiration fail (bound) line after this many milliseconds.

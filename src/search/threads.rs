@@ -273,6 +273,8 @@ fn iterate<G: Game>(
     };
     let p = w.params.clone();
     let mut depth = 1u32;
+    // Iterations in a row that ended with the same best move (time scaling).
+    let (mut stable, mut last_best) = (0usize, None);
     while depth <= max_depth {
         // Odd helpers start one ply ahead and then search only even depths (2, 4, 6 ...),
         // so the threads fill the table with different subtrees instead of repeating
@@ -339,7 +341,20 @@ fn iterate<G: Game>(
                     .collect(),
             };
             report_lines(w, d, 0, reported);
-            if main_should_stop(w, d, limits) {
+            let best = w.root_moves[0].mv;
+            stable = if last_best == Some(best) {
+                stable + 1
+            } else {
+                0
+            };
+            last_best = Some(best);
+            let scale = if w.features.time_scaling {
+                let share = w.root_moves[0].effort as f64 / w.nodes.max(1) as f64;
+                TimeManager::scale_percent(&p, stable, share)
+            } else {
+                100
+            };
+            if main_should_stop(w, d, limits, scale) {
                 break;
             }
         }
@@ -348,7 +363,14 @@ fn iterate<G: Game>(
     completed
 }
 
-fn main_should_stop<G: Game>(w: &Worker<'_, G>, depth: u32, limits: &Limits<G::Move>) -> bool {
+/// Whether the main worker stops after completing `depth`; `scale` is the percent of the
+/// soft limit this search may take (time scaling).
+fn main_should_stop<G: Game>(
+    w: &Worker<'_, G>,
+    depth: u32,
+    limits: &Limits<G::Move>,
+    scale: u64,
+) -> bool {
     let score = w.root_moves[0].score;
     if let Some(m) = limits.mate
         && score >= MATE - 2 * m as Score
@@ -365,7 +387,7 @@ fn main_should_stop<G: Game>(w: &Worker<'_, G>, depth: u32, limits: &Limits<G::M
     if limits.infinite || w.shared.control.pondering() {
         return false;
     }
-    if w.shared.time.past_soft() {
+    if w.shared.time.past_scaled_soft(scale) {
         return true;
     }
     // A proven result within the searched depth cannot change with more depth.

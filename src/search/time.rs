@@ -73,8 +73,28 @@ impl TimeManager {
         self.start.elapsed()
     }
 
-    pub fn past_soft(&self) -> bool {
-        self.soft.is_some_and(|s| self.elapsed() >= s)
+    /// Past the soft limit scaled by `percent` (never beyond the hard limit).
+    pub fn past_scaled_soft(&self, percent: u64) -> bool {
+        self.soft.is_some_and(|s| {
+            let scaled = s.mul_f64(percent as f64 / 100.0);
+            self.elapsed() >= self.hard.map_or(scaled, |h| scaled.min(h))
+        })
+    }
+
+    /// The percent of the soft limit a search should take once its best move has held
+    /// for `stable` iterations and taken `best_share` (0 to 1) of the root's nodes.
+    pub fn scale_percent(p: &SearchParams, stable: usize, best_share: f64) -> u64 {
+        let stability = [
+            p.time_stable0,
+            p.time_stable1,
+            p.time_stable2,
+            p.time_stable3,
+            p.time_stable4,
+        ][stable.min(4)] as f64;
+        let nodes = (p.time_nodes_base as f64 / 100.0 - best_share.clamp(0.0, 1.0))
+            * p.time_nodes_scale as f64
+            / 100.0;
+        (stability * nodes).round().max(1.0) as u64
     }
 
     pub fn past_hard(&self) -> bool {
@@ -142,6 +162,23 @@ mod tests {
         };
         let tm = TimeManager::new(&limits, 0, 0, &SearchParams::default());
         assert!(tm.elapsed() >= Duration::from_millis(30));
+    }
+
+    #[test]
+    fn a_settled_search_stops_sooner_than_a_contested_one() {
+        let p = SearchParams::default();
+        let settled = TimeManager::scale_percent(&p, 6, 0.9);
+        let contested = TimeManager::scale_percent(&p, 0, 0.3);
+        assert!(settled < 100 && contested > 100, "{settled} {contested}");
+        assert!(TimeManager::scale_percent(&p, 2, 0.5) < TimeManager::scale_percent(&p, 1, 0.5));
+        // Whatever the scale, the hard limit holds.
+        let tm = TimeManager {
+            start: Instant::now() - Duration::from_millis(50),
+            soft: Some(Duration::from_millis(10)),
+            hard: Some(Duration::from_millis(40)),
+        };
+        assert!(tm.past_scaled_soft(1000));
+        assert!(!tm.past_scaled_soft(1000) || tm.past_hard());
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub struct RootMove<M> {
     pub pv: Vec<M>,
     /// When the move has chance: each outcome's value and line, as last searched.
     pub outcomes: Vec<OutcomeLine<M>>,
+    /// The nodes this worker has spent under the move in this search, every iteration
+    /// together (time management's measure of how contested the best move is).
+    pub effort: u64,
 }
 
 /// One chance outcome of a root move as the search valued it: the outcome, its weight
@@ -177,6 +180,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     bound: Bound::Exact,
                     pv: vec![mv],
                     outcomes: Vec::new(),
+                    effort: 0,
                 })
                 .collect(),
             root_outcomes: Vec::new(),
