@@ -2,6 +2,9 @@
 //! CLI). Full depths (start 6, others 5) run from the ignored test `cpw_full_depth` or
 //! `scripts/perft_vs_stockfish.sh`.
 
+mod cli_support;
+use cli_support::tinh;
+
 use tinh::game::*;
 use tinh::revealchess::Board;
 
@@ -99,7 +102,7 @@ fn perft_ignores_draw_rules_as_stockfish_does() {
         assert_eq!(tinh::perft::total(&lines, depth), n, "divide {fen}");
     }
     // The example from the issue, through the command line.
-    let (ok, out) = tinh(&[
+    let (code, out, _) = tinh(&[
         "perft",
         "--variant",
         "chess",
@@ -107,24 +110,16 @@ fn perft_ignores_draw_rules_as_stockfish_does() {
         DRAWN_BUT_MOVABLE[0].0,
         "2",
     ]);
-    assert!(ok && out.ends_with("\nNodes searched: 91\n"), "{out}");
-}
-
-fn tinh(args: &[&str]) -> (bool, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tinh"))
-        .args(args)
-        .output()
-        .expect("run tinh");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    assert!(
+        code == Some(0) && out.ends_with("\nNodes searched: 91\n"),
+        "{out}"
+    );
 }
 
 #[test]
 fn cli_perft_divide_chess() {
-    let (ok, out) = tinh(&["perft", "--variant", "chess", "3"]);
-    assert!(ok);
+    let (code, out, _) = tinh(&["perft", "--variant", "chess", "3"]);
+    assert_eq!(code, Some(0));
     assert!(out.contains("e2e4: 600\n"), "{out}");
     assert!(out.contains("g1f3: 440\n"), "{out}");
     assert!(out.ends_with("\nNodes searched: 8902\n"), "{out}");
@@ -139,7 +134,7 @@ fn cli_perft_divide_chess() {
 #[test]
 fn cli_perft_fen_moves_and_threads() {
     let kiwi = CPW[1].0;
-    let (ok, out) = tinh(&[
+    let (code, out, _) = tinh(&[
         "perft",
         "--variant",
         "chess",
@@ -149,11 +144,11 @@ fn cli_perft_fen_moves_and_threads() {
         "2",
         "3",
     ]);
-    assert!(ok);
+    assert_eq!(code, Some(0));
     assert!(out.contains("Nodes searched: 97862"), "{out}");
     // Castling named as the king's move; after it, perft from the new position.
     assert!(out.contains("e1g1: "), "{out}");
-    let (ok, out) = tinh(&[
+    let (code, out, _) = tinh(&[
         "perft",
         "--variant",
         "chess",
@@ -161,8 +156,8 @@ fn cli_perft_fen_moves_and_threads() {
         "e2e4 e7e5 g1f3",
         "1",
     ]);
-    assert!(ok);
+    assert_eq!(code, Some(0));
     assert!(out.contains("Nodes searched: 29"), "{out}");
-    let (ok, _) = tinh(&["perft", "--variant", "chess", "--moves", "e2e5", "1"]);
-    assert!(!ok, "an illegal move must be refused");
+    let (code, _, _) = tinh(&["perft", "--variant", "chess", "--moves", "e2e5", "1"]);
+    assert_ne!(code, Some(0), "an illegal move must be refused");
 }

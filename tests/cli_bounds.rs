@@ -2,20 +2,8 @@
 //! a non-zero exit status, before it starts any work; and `bench --variant` keeps one
 //! game's positions.
 
-use std::process::Command;
-
-/// Run `tinh` with `args`: (exit code, stdout, stderr).
-fn tinh(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tinh"))
-        .args(args)
-        .output()
-        .expect("run tinh");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod cli_support;
+use cli_support::tinh;
 
 /// `args` must fail with status 2, print nothing on stdout, and say on the first line of
 /// stderr an error that contains `want`.

@@ -2,20 +2,8 @@
 //! table, and `--refit` on the PGN it wrote fits exactly the same ratings without playing;
 //! two copies of the games pool into one table; a file that is not a ladder's is refused.
 
-use std::process::Command;
-
-fn tinh(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tinh"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run tinh");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod cli_support;
+use cli_support::tinh;
 
 /// The table's rows from "player" on, without the header line naming the games' source.
 fn rows(table: &str) -> Vec<String> {

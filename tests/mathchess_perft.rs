@@ -3,7 +3,9 @@
 //! positions, make/unmake and incremental keys over seeded random playouts, and the
 //! `tinh perft` command line.
 
-use std::process::Command;
+mod cli_support;
+use cli_support::tinh;
+
 use tinh::game::*;
 use tinh::mathchess::Board;
 
@@ -129,22 +131,10 @@ fn random_playouts_make_unmake_keys_and_bulk_perft() {
     assert!(checked > 50);
 }
 
-fn tinh(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tinh"))
-        .args(args)
-        .output()
-        .expect("run tinh");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn cli_perft_divide_format() {
     let (code, out, err) = tinh(&["perft", "2"]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, Some(0), "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 87 + 2, "{out}");
     for l in &lines[..87] {
@@ -159,14 +149,14 @@ fn cli_perft_divide_format() {
     assert!(err.contains("leaves/s"), "speed goes to stderr: {err}");
     // Same with the variant named, on two threads.
     let (code, out2, _) = tinh(&["perft", "--variant", "mathchess", "--threads", "2", "2"]);
-    assert_eq!(code, 0);
+    assert_eq!(code, Some(0));
     assert_eq!(out2, out);
 }
 
 #[test]
 fn cli_perft_fen_and_moves() {
     let (code, out, err) = tinh(&["perft", "--moves", "c1c4 i11i10", "1"]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, Some(0), "{err}");
     let mut b = Board::startpos();
     for m in ["c1c4", "i11i10"] {
         let (mv, o) = b.parse_move(m).unwrap();
@@ -178,7 +168,7 @@ fn cli_perft_fen_and_moves() {
     );
     let fen = "r0r1r2r3r4r5r6r7r8/r98/9/9/9/9/9/9/9/9/b0b1b2b3b4b5b6b7b8 b 1";
     let (code, out, err) = tinh(&["perft", "--fen", fen, "2"]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, Some(0), "{err}");
     let mut b = Board::from_fen(fen).unwrap();
     assert!(
         out.ends_with(&format!("\nNodes searched: {}\n", b.perft(2))),
@@ -200,7 +190,7 @@ fn cli_perft_bad_arguments() {
         ),
     ] {
         let (code, out, err) = tinh(&args);
-        assert_ne!(code, 0, "{args:?} should fail");
+        assert_ne!(code, Some(0), "{args:?} should fail");
         assert!(
             err.contains(want),
             "{args:?}: stderr '{err}' should mention '{want}'"

@@ -2,6 +2,9 @@
 //! left in the pool; a reveal is not a ply; a shell move onto the last rank is four moves
 //! when the pool holds a pawn), through the library and the CLI.
 
+mod cli_support;
+use cli_support::tinh;
+
 use tinh::game::*;
 use tinh::revealchess::Board;
 
@@ -70,22 +73,10 @@ fn perft_ignores_the_75_move_rule_and_dead_positions() {
     assert_eq!(perft_generic(&mut k, 5), 14_104);
 }
 
-fn tinh(args: &[&str]) -> (bool, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tinh"))
-        .args(args)
-        .output()
-        .expect("run tinh");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn cli_divide_names_reveal_branches() {
-    let (ok, out, _) = tinh(&["perft", "--variant", "revealchess", "2"]);
-    assert!(ok);
+    let (code, out, _) = tinh(&["perft", "--variant", "revealchess", "2"]);
+    assert_eq!(code, Some(0));
     // Every root branch is a move with its reveal letter, 100 of them.
     let lines: Vec<&str> = out
         .lines()
@@ -106,7 +97,7 @@ fn cli_divide_names_reveal_branches() {
 
 #[test]
 fn cli_moves_with_reveal_letters() {
-    let (ok, out, _) = tinh(&[
+    let (code, out, _) = tinh(&[
         "perft",
         "--variant",
         "revealchess",
@@ -114,8 +105,8 @@ fn cli_moves_with_reveal_letters() {
         "e2e4P e7e5N",
         "1",
     ]);
-    assert!(ok, "{out}");
-    let (ok2, out2, _) = tinh(&[
+    assert_eq!(code, Some(0), "{out}");
+    let (code2, out2, _) = tinh(&[
         "perft",
         "--variant",
         "revealchess",
@@ -123,14 +114,14 @@ fn cli_moves_with_reveal_letters() {
         "xxxxkxxx/xxxx1xxx/8/4n3/4P3/8/XXXX1XXX/XXXXKXXX w KQkq - 0 2 Q1R2B2N2P7q1r2b2n1p8",
         "1",
     ]);
-    assert!(ok2);
+    assert_eq!(code2, Some(0));
     assert_eq!(
         out.lines().last(),
         out2.lines().last(),
         "--moves must reach the same position as its FEN"
     );
     // A reveal move without its letter is refused.
-    let (ok, _, err) = tinh(&["perft", "--variant", "revealchess", "--moves", "e2e4", "1"]);
-    assert!(!ok);
+    let (code, _, err) = tinh(&["perft", "--variant", "revealchess", "--moves", "e2e4", "1"]);
+    assert_ne!(code, Some(0));
     assert!(err.contains("reveal"), "{err}");
 }

@@ -2,23 +2,12 @@
 //! seed gives the same file whatever the thread count, runs continue each other, bad paths
 //! are clear errors, and a short tune lowers the loss and writes loadable weights.
 
+mod cli_support;
+use cli_support::tinh;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use tinh::eval::Weights;
 use tinh::tune::data;
-
-/// Run `tinh` with `args`: (exit code, stdout, stderr).
-fn tinh(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tinh"))
-        .args(args)
-        .output()
-        .expect("run tinh");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
