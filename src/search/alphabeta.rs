@@ -380,6 +380,7 @@ impl<'a, G: Game> Worker<'a, G> {
             node.tt_move,
             self.killers[ply],
             see,
+            |m| self.noisy_score(m),
             |m| self.quiet_score(m, ply),
         );
         let orig_alpha = alpha;
@@ -387,6 +388,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut best_move = G::Move::default();
         let mut searched = 0usize;
         let mut quiets: MoveList<G::Move> = MoveList::new();
+        let mut noisies: MoveList<G::Move> = MoveList::new();
         while let Some(mv) = picker.pick() {
             if mv == node.excluded {
                 continue;
@@ -443,6 +445,8 @@ impl<'a, G: Game> Worker<'a, G> {
             searched += 1;
             if !noisy && quiets.len() < 64 {
                 quiets.push(mv);
+            } else if noisy && noisies.len() < 64 {
+                noisies.push(mv);
             }
             if score > best {
                 best = score;
@@ -458,6 +462,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         if !noisy {
                             self.reward_quiet(mv, &quiets, depth, ply);
                         }
+                        self.reward_noisy(mv, noisy, &noisies, depth);
                         break;
                     }
                 }

@@ -75,6 +75,9 @@ pub struct Features {
     /// time while the best move keeps changing or shares the nodes with rivals, less once
     /// it has held for iterations and takes most of them (`TimeStable*`, `TimeNodes*`).
     pub time_scaling: bool,
+    /// Capture history: captures ordered by how often each (by side, from and to) failed
+    /// high before, on top of MVV-LVA (`CaptHistDivisor`).
+    pub capt_hist: bool,
 }
 
 impl Default for Features {
@@ -90,6 +93,7 @@ impl Default for Features {
             corr_hist: false,
             singular: false,
             time_scaling: false,
+            capt_hist: false,
             chance_nonpv: false,
             chance_reduction: false,
             chance_single: false,
@@ -165,6 +169,11 @@ pub const FEATURES: &[FeatureSpec] = &[
         doc: "the soft time limit scaled by the best move's stability and its share of the nodes",
     },
     FeatureSpec {
+        name: "Search_CaptHist",
+        default: false,
+        doc: "capture history added to the captures' MVV-LVA ordering",
+    },
+    FeatureSpec {
         name: "Search_ChanceNonPv",
         default: false,
         doc: "chance-node outcomes searched as non-PV nodes, re-searched inside a wide window",
@@ -203,6 +212,7 @@ impl Features {
             "Search_CorrHist" => &mut self.corr_hist,
             "Search_Singular" => &mut self.singular,
             "Search_TimeScaling" => &mut self.time_scaling,
+            "Search_CaptHist" => &mut self.capt_hist,
             "Search_ChanceNonPv" => &mut self.chance_nonpv,
             "Search_ChanceReduction" => &mut self.chance_reduction,
             "Search_ChanceSingle" => &mut self.chance_single,

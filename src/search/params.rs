@@ -154,6 +154,9 @@ search_params! {
     /// The other moves must stay below the table score minus this per ply of depth, in
     /// sixteenths.
     se_margin: "SeMargin" = 16, 0..=1000;
+    /// Capture history (`Search_CaptHist`): a capture's history divided by this is added
+    /// to its MVV-LVA ordering score.
+    capt_hist_divisor: "CaptHistDivisor" = 32, 1..=1024;
     /// Correction history (`Search_CorrHist`): percent of the learnt correction applied.
     corr_weight: "CorrWeight" = 100, 0..=400;
     /// Quiescence tries every move (check evasions, threats on the 0) for this many plies.

@@ -63,7 +63,7 @@ impl<'a, G: Game> Worker<'a, G> {
             self.pos.generate_noisy(&mut picker.moves);
         }
         let tt_move = hit.map_or(G::Move::default(), |h| G::Move::from_u16(h.mv));
-        picker.score_noisy(&self.pos, &self.eval, tt_move);
+        picker.score_noisy(&self.pos, &self.eval, tt_move, |m| self.noisy_score(m));
         let mut chances = ChanceList::default();
         let mut best_move = G::Move::default();
         let see = self.features.see && !in_check;

@@ -91,6 +91,8 @@ pub struct Worker<'a, G: Game> {
     pub seldepth: usize,
     pub stopped: bool,
     pub(super) history: History,
+    /// Capture history by side and move index (`Search_CaptHist`).
+    pub(super) capture_history: History,
     /// Empty unless `features.cont_hist`.
     pub(super) cont_hist: ContinuationHistory,
     /// The piece-to index of the move played at each ply (from that ply's node), or
@@ -158,6 +160,7 @@ impl<'a, G: Game> Worker<'a, G> {
             seldepth: 0,
             stopped: false,
             history: History::new(G::HISTORY_SIZE),
+            capture_history: History::new(G::HISTORY_SIZE),
             cont_hist: ContinuationHistory::new(if shared.features.cont_hist {
                 G::PIECE_TO_SIZE
             } else {
@@ -331,6 +334,41 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         s
+    }
+
+    /// Ordering score of a noisy move, added to its MVV-LVA: its capture history, scaled
+    /// by `CaptHistDivisor` (0 when `Search_CaptHist` is off).
+    #[inline]
+    pub(super) fn noisy_score(&self, mv: G::Move) -> i32 {
+        if !self.features.capt_hist {
+            return 0;
+        }
+        self.capture_history
+            .get(self.pos.side_to_move(), self.pos.history_index(mv))
+            / self.params.capt_hist_divisor
+    }
+
+    /// A node failed high on `mv`: with `Search_CaptHist`, a noisy `mv` gains capture
+    /// history and the noisy moves tried before it lose some (all of them when a quiet
+    /// move cut).
+    pub(super) fn reward_noisy(
+        &mut self,
+        mv: G::Move,
+        noisy: bool,
+        noisies: &MoveList<G::Move>,
+        depth: i32,
+    ) {
+        if !self.features.capt_hist {
+            return;
+        }
+        let side = self.pos.side_to_move();
+        let bonus = (depth * depth * self.params.history_bonus_per_depth2)
+            .min(self.params.history_bonus_max);
+        for &q in noisies.iter() {
+            let b = if noisy && q == mv { bonus } else { -bonus };
+            self.capture_history
+                .update(side, self.pos.history_index(q), b);
+        }
     }
 
     /// Record the move about to be searched from the node at `ply` (`None`: a null move)
