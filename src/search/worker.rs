@@ -362,8 +362,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return;
         }
         let side = self.pos.side_to_move();
-        let bonus = (depth * depth * self.params.history_bonus_per_depth2)
-            .min(self.params.history_bonus_max);
+        let bonus = self.history_bonus(depth);
         for &q in noisies.iter() {
             let b = if noisy && q == mv { bonus } else { -bonus };
             self.capture_history
@@ -380,6 +379,13 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
+    /// The history bonus of a cutoff at `depth` (the malus of the moves tried before it):
+    /// depth² × `HistoryBonusPerDepth2`, at most `HistoryBonusMax`.
+    #[inline]
+    fn history_bonus(&self, depth: i32) -> i32 {
+        (depth * depth * self.params.history_bonus_per_depth2).min(self.params.history_bonus_max)
+    }
+
     /// A quiet move caused a cutoff: it becomes a killer, gains history, and the quiet
     /// moves tried before it lose some.
     pub(super) fn reward_quiet(
@@ -394,8 +400,7 @@ impl<'a, G: Game> Worker<'a, G> {
             self.killers[ply][0] = mv;
         }
         let side = self.pos.side_to_move();
-        let bonus = (depth * depth * self.params.history_bonus_per_depth2)
-            .min(self.params.history_bonus_max);
+        let bonus = self.history_bonus(depth);
         let prev = self.continued(ply);
         for &q in quiets.iter() {
             let b = if q == mv { bonus } else { -bonus };
