@@ -445,7 +445,7 @@ impl<'a, G: Game> Worker<'a, G> {
             searched += 1;
             if !noisy && quiets.len() < 64 {
                 quiets.push(mv);
-            } else if noisy && noisies.len() < 64 {
+            } else if noisy && self.features.capt_hist && noisies.len() < 64 {
                 noisies.push(mv);
             }
             if score > best {

@@ -1,6 +1,7 @@
 //! Move ordering: the transposition-table move, then captures by the game's MVV-LVA value
-//! (plus, where switched on, their capture history), then killer moves, then quiet moves by their history scores (the butterfly table and,
-//! where switched on, continuation history: the same move after the previous moves).
+//! (plus, where switched on, their capture history), then killer moves, then quiet moves
+//! by their history scores (the butterfly table and, where switched on, continuation
+//! history: the same move after the previous moves).
 //! Moves are scored once and picked by partial selection sort, so a cutoff after the first
 //! few moves costs no full sort.
 

@@ -91,7 +91,7 @@ pub struct Worker<'a, G: Game> {
     pub seldepth: usize,
     pub stopped: bool,
     pub(super) history: History,
-    /// Capture history by side and move index (`Search_CaptHist`).
+    /// Capture history by side and move index; empty unless `features.capt_hist`.
     pub(super) capture_history: History,
     /// Empty unless `features.cont_hist`.
     pub(super) cont_hist: ContinuationHistory,
@@ -160,7 +160,11 @@ impl<'a, G: Game> Worker<'a, G> {
             seldepth: 0,
             stopped: false,
             history: History::new(G::HISTORY_SIZE),
-            capture_history: History::new(G::HISTORY_SIZE),
+            capture_history: History::new(if shared.features.capt_hist {
+                G::HISTORY_SIZE
+            } else {
+                0
+            }),
             cont_hist: ContinuationHistory::new(if shared.features.cont_hist {
                 G::PIECE_TO_SIZE
             } else {
