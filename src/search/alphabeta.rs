@@ -182,7 +182,8 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Principal-variation search of one move at a node of `depth`: the first move with
     /// the full window; later ones with a null window at depth reduced by `r`, again at
     /// full depth if that beats alpha, and with the full window if the value lands inside
-    /// a wide window (a PV node, or a non-PV node that needs an exact value).
+    /// a wide window (a PV node, or a non-PV node that needs an exact value). At a PV
+    /// node a later reveal must beat alpha by more than `PvsMargin` to be searched again.
     fn pvs_value<NT: NodeType>(
         &mut self,
         step: &Step<G::Move>,
@@ -200,12 +201,24 @@ impl<'a, G: Game> Worker<'a, G> {
         else {
             return self.move_value::<NT>(step, d, alpha, beta, ply, false);
         };
-        let mut score = self.move_value::<NonPv>(step, d - r, alpha, alpha + 1, ply, true);
-        if score > alpha && r > 0 {
-            score = self.move_value::<NonPv>(step, d, alpha, alpha + 1, ply, !cut_node);
+        // A reveal's value is a mean of outcome values, and at PV nodes many such means lie
+        // within a few centipawns of each other; each full-window re-search of a reveal
+        // searches all its outcomes as PV nodes again, so near-ties are not worth one
+        // (`PvsMargin`). Never near mate scores, which stay exact.
+        let bar = if NT::PV && step.has_chance() && alpha.abs() < self.params.chance_bound {
+            (alpha + self.params.pvs_margin).min(beta - 1)
+        } else {
+            alpha
+        };
+        let mut score = self.move_value::<NonPv>(step, d - r, bar, bar + 1, ply, true);
+        if score > bar && r > 0 {
+            score = self.move_value::<NonPv>(step, d, bar, bar + 1, ply, !cut_node);
         }
-        if NT::PV && score > alpha && score < beta {
+        if NT::PV && score > bar && score < beta {
             score = self.move_value::<Pv>(step, d, alpha, beta, ply, false);
+        } else if NT::PV && score > alpha && score <= bar {
+            // Within the margin of alpha: counted as no better.
+            score = alpha;
         } else if !NT::PV && beta - alpha > 1 && score > alpha && score < beta {
             score = self.move_value::<NonPv>(step, d, alpha, beta, ply, false);
         }

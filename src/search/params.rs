@@ -95,6 +95,10 @@ search_params! {
     /// Chance nodes average their outcomes' win rates 1 / (1 + e^(-v/s)) with this scale s
     /// (centipawns) instead of their values (0: the plain mean of the values).
     chance_sigmoid_scale: "ChanceSigmoidScale" = 0, 0..=2000;
+    /// At a PV node a later move that reveals is searched again with the full window only
+    /// when its null-window search beats alpha by more than this (centipawns; 0: by any
+    /// amount). Not near mate scores, and not with MultiPV above 1.
+    pvs_margin: "PvsMargin" = 0, 0..=200;
     /// Late-move reduction table: base, in hundredths of a ply.
     lmr_base: "LmrBase" = 75, 0..=300;
     /// Late-move reduction table: divisor of ln(depth) * ln(move number), in hundredths.

@@ -294,6 +294,53 @@ fn star1_matches_brute_force_expectimax() {
     );
 }
 
+/// `PvsMargin` trades exactness for fewer re-searches: at a PV node a later chance move is
+/// searched again only when it beats alpha by more than the margin, so each PV level may
+/// settle for up to the margin less than its best move. The root's value stays within the
+/// margin times the depth of the exact one, and the tree shrinks.
+#[test]
+fn pvs_margin_errs_by_at_most_its_margin_per_ply() {
+    let margin = 20;
+    let mean = mean::ChanceMean::new(params::SearchParams::default().chance_bound, 0);
+    let (mut exact_nodes, mut margin_nodes, mut differ) = (0, 0, 0);
+    for seed in 0..40 {
+        if TreeGame::new(seed).immediate_result().is_some() {
+            continue;
+        }
+        for depth in [5, 6] {
+            let exact = brute(&mut TreeGame::new(seed), depth as i32, 0, &mean);
+            let with_margin = |m: i64| {
+                let settings = SearchSettings::with(&[
+                    ("Search_NullMove", 0),
+                    ("Search_LMR", 0),
+                    ("Search_Futility", 0),
+                    ("PvsMargin", m),
+                ])
+                .unwrap();
+                search_tree(seed, depth, settings)
+            };
+            let plain = with_margin(0);
+            let loose = with_margin(margin);
+            assert_eq!(plain.score, exact, "seed {seed} depth {depth}, margin 0");
+            assert!(
+                (loose.score - exact).abs() <= margin as Score * depth as Score,
+                "seed {seed} depth {depth}: {} with margin {margin}, exact {exact}",
+                loose.score
+            );
+            differ += (loose.score != exact) as u32;
+            exact_nodes += plain.nodes;
+            margin_nodes += loose.nodes;
+        }
+    }
+    eprintln!(
+        "margin {margin}: {margin_nodes} nodes, {differ} values off; margin 0: {exact_nodes} nodes"
+    );
+    assert!(
+        margin_nodes < exact_nodes,
+        "{margin_nodes} nodes with the margin, {exact_nodes} without"
+    );
+}
+
 #[test]
 fn search_reports_iterations_and_a_legal_move() {
     let searcher = Searcher::new(1);

@@ -266,6 +266,10 @@ fn iterate<G: Game>(
 ) -> Completed<G::Move> {
     let multipv = lines.min(w.root_moves.len()).max(1);
     let reported = reported.min(multipv);
+    if multipv > 1 {
+        // Several lines are compared by value: each must be searched exactly.
+        w.params.pvs_margin = 0;
+    }
     let mut completed = Completed {
         depth: 0,
         seldepth: 0,
