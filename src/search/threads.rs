@@ -45,9 +45,8 @@ pub fn run<G: Game>(
     control: &Control,
     report: &(dyn Fn(Report<G::Move>) + Sync),
 ) -> SearchResult<G::Move> {
-    let (params, features) = opts.settings.resolve(pos.search_defaults());
-    let params = &params;
-    tt.new_search(params);
+    let (mut params, features) = opts.settings.resolve(pos.search_defaults());
+    tt.new_search(&params);
     let mut list = MoveList::new();
     if pos.immediate_result().is_none() {
         pos.generate_moves(&mut list);
@@ -83,6 +82,11 @@ pub fn run<G: Game>(
         lines = lines.max(s.candidates());
         max_depth = max_depth.min(s.depth());
     }
+    if lines > 1 {
+        // Several lines are compared by value: every thread searches them exactly.
+        params.pvs_margin = 0;
+    }
+    let params = &params;
     let weights = crate::eval::weights_for(pos, opts.eval_text.as_deref().map(|t| t.as_str()))
         .unwrap_or_else(|e| {
             // The protocol checks a weights file when it is loaded: this is a bug guard.
@@ -266,10 +270,6 @@ fn iterate<G: Game>(
 ) -> Completed<G::Move> {
     let multipv = lines.min(w.root_moves.len()).max(1);
     let reported = reported.min(multipv);
-    if multipv > 1 {
-        // Several lines are compared by value: each must be searched exactly.
-        w.params.pvs_margin = 0;
-    }
     let mut completed = Completed {
         depth: 0,
         seldepth: 0,
