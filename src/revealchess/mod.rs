@@ -293,7 +293,7 @@ impl Game for Board {
     /// over 620 games).
     fn search_defaults(&self) -> &'static [(&'static str, i32)] {
         if self.chess {
-            &[("Search_SEE", 1)]
+            &[("Search_SEE", 1), ("Search_TimeScaling", 1)]
         } else {
             &[
                 ("Search_SEE", 1),
