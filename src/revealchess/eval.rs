@@ -52,7 +52,8 @@ pub struct Weights {
 }
 
 /// The compiled-in weights of chess or of Reveal Chess (`chess_weights.rs`,
-/// `reveal_weights.rs`, written by `tinh tune`): one structure, two tuned sets.
+/// `reveal_weights.rs`): one structure, a set per game. Reveal Chess's was written by
+/// `tinh tune`; chess's are still the hand-set weights (its tunes did not pass).
 pub fn compiled_weights(chess: bool) -> &'static Weights {
     if chess {
         &super::chess_weights::WEIGHTS
