@@ -40,6 +40,12 @@ pub trait Evaluator<G: Game>: Clone + Send + 'static {
 
     /// Static evaluation from the side to move's point of view.
     fn evaluate(&mut self, pos: &G) -> Score;
+    /// `evaluate` of `pos` by an evaluation with `weights`, made for this one call (the
+    /// tuner's slopes ask it twice per weight per position). An evaluation whose weights
+    /// are large overrides it to read them in place instead of copying them.
+    fn evaluate_by(pos: &G, weights: &Self::Weights) -> Score {
+        Self::new(pos, weights.clone()).evaluate(pos)
+    }
     /// `evaluate` of `pos`, just reached by the chance move `mv` with outcome `made`; and,
     /// written into `out`, what `evaluate` would give after each of the same move's other
     /// outcomes `others` (entries of its `ChanceList`: outcome, weight) instead, for those it can tell exactly without their being made

@@ -26,6 +26,11 @@ pub struct Weights {
     pub pawn_rank: [(i32, i32); 8],
     /// King: middlegame bonus for staying on the back rank, per rank advanced (negative).
     pub king_rank_mg: i32,
+    /// Piece-square table by type and square, seen from the piece's own side (square 0 is
+    /// its own a-file back-rank corner), added to the shapes above: they give every square
+    /// a sensible start, and a tune from data learns what they cannot say (a knight on the
+    /// rim of its own side, a king that castled short) in this table.
+    pub psq: [[(i32, i32); 64]; 6],
     /// Mobility per reachable square (not own pieces, not attacked by enemy pawns), by type;
     /// counted around `mobility_base` squares.
     pub mobility: [(i32, i32); 6],
@@ -127,6 +132,13 @@ struct Terms {
     phase: i32,
 }
 
+/// Square `s` seen from colour `c`'s side: black's ranks mirrored, so that each side's
+/// back rank is rank 0.
+#[inline(always)]
+fn relative_square(c: usize, s: usize) -> usize {
+    if c == WHITE { s } else { s ^ 56 }
+}
+
 #[inline(always)]
 fn relative_rank(c: usize, s: usize) -> usize {
     if c == WHITE { s / 8 } else { 7 - s / 8 }
@@ -204,6 +216,9 @@ fn add_piece(a: &mut Acc, w: &Weights, env: &Surroundings, c: usize, s: usize, p
     } else if pt == KING {
         placement.0 = w.king_rank_mg * rr as i32;
     }
+    let own_view = w.psq[pt][relative_square(c, s)];
+    placement.0 += own_view.0;
+    placement.1 += own_view.1;
     a.add(1, c, placement);
     let att = match pt {
         KNIGHT => t.knight[s],
@@ -498,6 +513,9 @@ impl Evaluator<Board> for Evaluation {
     #[inline]
     fn evaluate(&mut self, b: &Board) -> Score {
         evaluate_with(b.pos(), &self.weights)
+    }
+    fn evaluate_by(b: &Board, weights: &Weights) -> Score {
+        evaluate_with(b.pos(), weights)
     }
     #[inline]
     fn evaluate_with_alternatives(

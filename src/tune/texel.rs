@@ -358,8 +358,8 @@ fn linearize_all<G: Game>(
                 let first = set.idx.len() as u32;
                 let Some(base) = quiet_leaf(g, weights, |leaf, base_sign| {
                     for j in (0..plus.len()).filter(|&j| active[j]) {
-                        let ep = G::Eval::new(leaf, plus[j].clone()).evaluate(leaf);
-                        let em = G::Eval::new(leaf, minus[j].clone()).evaluate(leaf);
+                        let ep = G::Eval::evaluate_by(leaf, &plus[j]);
+                        let em = G::Eval::evaluate_by(leaf, &minus[j]);
                         if ep != em {
                             set.idx.push(j as u16);
                             set.coef
