@@ -57,8 +57,8 @@ pub struct Weights {
 }
 
 /// The compiled-in weights of chess or of Reveal Chess (`chess_weights.rs`,
-/// `reveal_weights.rs`): one structure, a set per game. Reveal Chess's was written by
-/// `tinh tune`; chess's are still the hand-set weights (its tunes did not pass).
+/// `reveal_weights.rs`): one structure, a set per game, each written by `tinh tune`
+/// (chess's with its piece-square tables; Reveal Chess's tables are still zero).
 pub fn compiled_weights(chess: bool) -> &'static Weights {
     if chess {
         &super::chess_weights::WEIGHTS
