@@ -208,6 +208,8 @@ fn committed_weights_files_load_over_their_games() {
         ("chess-tuned2.txt", true),
         ("chess-tuned3.txt", true),
         ("revealchess-tuned.txt", false),
+        ("revealchess-tuned3.txt", false),
+        ("revealchess-psq.txt", false),
     ] {
         let compiled = tinh::revealchess::eval::compiled_weights(chess).clone();
         let loaded = compiled.with_text(&read(file)).unwrap();
