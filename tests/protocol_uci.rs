@@ -1154,6 +1154,11 @@ fn bad_input_is_answered_and_changes_nothing() {
         t.rejected("go depth");
         t.rejected("go depth -3");
         t.rejected("go depth x");
+        let e = t.rejected("go depth 99999999999");
+        assert!(
+            e.ends_with("go: depth '99999999999' is not a number in 1..=4294967295"),
+            "{e}"
+        );
         t.rejected("go nodes 1e6");
         t.rejected("go movetime 0");
         t.rejected("go wtime");

@@ -115,7 +115,7 @@ pub fn parse_go(args: &[&str]) -> Result<Go, String> {
                 let v = value("a number")?;
                 let n: u32 = v
                     .parse()
-                    .map_err(|_| format!("go: {key} '{v}' is not a number >= 1"))?;
+                    .map_err(|_| format!("go: {key} '{v}' is not a number in 1..={}", u32::MAX))?;
                 if n == 0 {
                     return Err(format!("go: {key} must be at least 1"));
                 }
@@ -129,7 +129,7 @@ pub fn parse_go(args: &[&str]) -> Result<Go, String> {
                 let v = value("a number")?;
                 let n: u64 = v
                     .parse()
-                    .map_err(|_| format!("go: {key} '{v}' is not a number >= 1"))?;
+                    .map_err(|_| format!("go: {key} '{v}' is not a number in 1..={}", u64::MAX))?;
                 if n == 0 {
                     return Err(format!("go: {key} must be at least 1"));
                 }
