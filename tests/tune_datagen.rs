@@ -175,6 +175,34 @@ fn tune_lowers_the_loss_and_writes_loadable_weights() {
             .join("\n")
     };
     assert_eq!(body(&txt), body(&txt2));
+    // An L2 penalty holds the weights nearer where they started.
+    let (code, _, err) = tune(&txt2, "--l2 1");
+    assert_eq!(code, Some(0), "{err}");
+    // How far the weights whose names start with `prefix` moved, in all.
+    let moved = |p: &Path, prefix: &str| -> i64 {
+        let w = compiled
+            .with_text(&std::fs::read_to_string(p).unwrap())
+            .unwrap();
+        (w.to_flat().iter().zip(compiled.to_flat()))
+            .zip(compiled.names())
+            .filter(|(_, n)| n.starts_with(prefix))
+            .map(|((a, b), _)| (*a as i64 - b as i64).abs())
+            .sum()
+    };
+    assert!(moved(&txt2, "") < moved(&txt, ""));
+    // Only on the piece-square tables: they move less than with no penalty, the piece
+    // values more than with a penalty on every weight.
+    let txt3 = dir.join("w3.txt");
+    let (code, _, err) = tune(&txt3, "--l2 1 --l2-on psq");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(moved(&txt3, "psq") < moved(&txt, "psq"));
+    assert!(moved(&txt3, "value") > moved(&txt2, "value"));
+    let (code, _, err) = tune(&txt3, "--l2 1 --l2-on nosuch");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--l2-on: no weight named 'nosuch'"), "{err}");
+    let (code, _, err) = tune(&txt2, "--l2 2");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--l2: 2 is out of range 0..=1"), "{err}");
     // Data of another game is refused by name.
     let (code, _, err) = tinh(&[
         "--variant",

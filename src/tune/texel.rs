@@ -65,6 +65,17 @@ pub struct TuneArgs {
     /// Adam step size, in weight units, 0.001..=100.
     #[arg(long, default_value_t = 1.0)]
     pub lr: f64,
+    /// L2 penalty, 0..=1: adds this times the sum of the squared changes of the
+    /// `--l2-on` weights from where the tune started to the loss it fits (not to the loss
+    /// it reports), so a weight that few positions speak for stays near its start. At the
+    /// loss's scale 1e-8 already holds back a weight seen in a few percent of the
+    /// positions. 0, the default, is no penalty.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
+    /// The weights `--l2` applies to: names or name prefixes, comma separated (`psq`);
+    /// every tuned weight when not given.
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub l2_on: Vec<String>,
     /// Weights to keep as they are: names or name prefixes, comma separated (`phase,tempo`).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub freeze: Vec<String>,
@@ -83,6 +94,9 @@ pub fn run(variant: Option<Variant>, args: TuneArgs) -> Result<(), String> {
     }
     if !(0.001..=100.0).contains(&args.lr) {
         return Err(format!("--lr: {} is out of range 0.001..=100", args.lr));
+    }
+    if !(0.0..=1.0).contains(&args.l2) {
+        return Err(format!("--l2: {} is out of range 0..=1", args.l2));
     }
     let threads = match args.threads {
         Some(t) => t,
@@ -230,7 +244,19 @@ fn tune<G: Game>(
     }
     let initial = weights.clone();
     let names = weights.names();
-    let active = active_weights(&names, &args.freeze)?;
+    let active: Vec<bool> = named_weights(&names, &args.freeze, "--freeze")?
+        .iter()
+        .map(|f| !f)
+        .collect();
+    // `--l2` per weight: what the penalty's gradient multiplies.
+    let l2: Vec<f64> = if args.l2_on.is_empty() {
+        active.clone()
+    } else {
+        named_weights(&names, &args.l2_on, "--l2-on")?
+    }
+    .iter()
+    .map(|&on| if on { args.l2 } else { 0.0 })
+    .collect();
     eprintln!(
         "tune: {} {} games, {} of {} weights tuned, {} rounds of {} epochs, lambda {}, {threads} threads",
         games.len(),
@@ -279,7 +305,13 @@ fn tune<G: Game>(
         }
         prev = Some((weights.clone(), lv));
         let w0: Vec<f64> = weights.to_flat().iter().map(|&x| x as f64).collect();
-        let delta = adam(&train, &valid, k, args, &active, round);
+        let prior = Prior {
+            l2: &l2,
+            moved: (w0.iter().zip(initial.to_flat()))
+                .map(|(w, i)| w - i as f64)
+                .collect(),
+        };
+        let delta = adam(&train, &valid, k, args, &active, &prior, round);
         let flat: Vec<i32> = w0
             .iter()
             .zip(&delta)
@@ -298,19 +330,20 @@ fn tune<G: Game>(
     Ok(())
 }
 
-/// Which weights move: all but the `--freeze` ones (a name, or a prefix before `[` / `.`).
-fn active_weights(names: &[String], freeze: &[String]) -> Result<Vec<bool>, String> {
-    let frozen = |n: &str, f: &str| {
+/// Which weights `prefixes` name (each a name, or a prefix before `[` / `.`); `flag`
+/// names the option in the error for a name that matches none.
+fn named_weights(names: &[String], prefixes: &[String], flag: &str) -> Result<Vec<bool>, String> {
+    let named = |n: &str, f: &str| {
         n == f || (n.starts_with(f) && matches!(n.as_bytes().get(f.len()), Some(b'[' | b'.')))
     };
-    for f in freeze {
-        if !names.iter().any(|n| frozen(n, f)) {
-            return Err(format!("--freeze: no weight named '{f}'"));
+    for f in prefixes {
+        if !names.iter().any(|n| named(n, f)) {
+            return Err(format!("{flag}: no weight named '{f}'"));
         }
     }
     Ok(names
         .iter()
-        .map(|n| !freeze.iter().any(|f| frozen(n, f)))
+        .map(|n| prefixes.iter().any(|f| named(n, f)))
         .collect())
 }
 
@@ -517,7 +550,15 @@ fn fit_k(set: &Set) -> f64 {
     (a + b) / 2.0
 }
 
-/// The epochs of one round: Adam on the linear model, from its linearisation point.
+/// `--l2`'s pull towards the starting weights in one round: its factor per weight, and
+/// how far each weight's linearisation point lies from where the tune started.
+struct Prior<'a> {
+    l2: &'a [f64],
+    moved: Vec<f64>,
+}
+
+/// The epochs of one round: Adam on the linear model, from its linearisation point, on
+/// the data's loss plus the `prior`'s penalty.
 /// Returns the change of every weight: after the last epoch, or after the epoch with the
 /// lowest held-out loss when there are held-out positions (early stopping).
 fn adam(
@@ -526,6 +567,7 @@ fn adam(
     k: f64,
     args: &TuneArgs,
     active: &[bool],
+    prior: &Prior,
     round: u32,
 ) -> Vec<f64> {
     let n = active.len();
@@ -548,8 +590,9 @@ fn adam(
             );
         }
         for j in (0..n).filter(|&j| active[j]) {
-            m[j] = b1 * m[j] + (1.0 - b1) * grad[j];
-            v[j] = b2 * v[j] + (1.0 - b2) * grad[j] * grad[j];
+            let g = grad[j] + 2.0 * prior.l2[j] * (prior.moved[j] + delta[j]);
+            m[j] = b1 * m[j] + (1.0 - b1) * g;
+            v[j] = b2 * v[j] + (1.0 - b2) * g * g;
             let mh = m[j] / (1.0 - b1.powi(epoch as i32));
             let vh = v[j] / (1.0 - b2.powi(epoch as i32));
             delta[j] -= args.lr * mh / (vh.sqrt() + eps);
