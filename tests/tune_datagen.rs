@@ -238,6 +238,7 @@ fn committed_weights_files_load_over_their_games() {
         ("revealchess-tuned.txt", false),
         ("revealchess-tuned3.txt", false),
         ("revealchess-psq.txt", false),
+        ("revealchess-psq-l2.txt", false),
     ] {
         let compiled = tinh::revealchess::eval::compiled_weights(chess).clone();
         let loaded = compiled.with_text(&read(file)).unwrap();
