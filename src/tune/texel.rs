@@ -68,7 +68,7 @@ pub struct TuneArgs {
     /// L2 penalty, 0..=1: adds this times the sum of the squared changes of the
     /// `--l2-on` weights from where the tune started to the loss it fits (not to the loss
     /// it reports), so a weight that few positions speak for stays near its start (1e-8 on
-    /// `psq` kept Reveal Chess's piece-square tables within ±18 instead of ±48). 0, the
+    /// `psq` kept Reveal Chess's piece-square tables within ±19 instead of ±48). 0, the
     /// default, is no penalty.
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
