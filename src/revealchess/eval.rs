@@ -58,7 +58,7 @@ pub struct Weights {
 
 /// The compiled-in weights of chess or of Reveal Chess (`chess_weights.rs`,
 /// `reveal_weights.rs`): one structure, a set per game, each written by `tinh tune`
-/// (chess's with its piece-square tables; Reveal Chess's tables are still zero).
+/// with its piece-square tables (Reveal Chess's held small by `--l2`).
 pub fn compiled_weights(chess: bool) -> &'static Weights {
     if chess {
         &super::chess_weights::WEIGHTS
