@@ -217,39 +217,41 @@ fn promo_letter(t: usize) -> char {
     PIECE_LETTERS[t] as char
 }
 
-/// The strength options' calibration in chess, measured by `tinh ladder`: two runs at
-/// 300 000 nodes a move pooled by `--refit` (README).
+/// The strength options' calibration in chess, measured by `tinh ladder --skills
+/// 0,4,7,10,13` with the tuned weights (December 4): four runs at 300 000 nodes a move
+/// pooled by `--refit` (README).
 pub const CHESS_STRENGTH: crate::search::skill::StrengthScale =
     crate::search::skill::StrengthScale {
         pawn: 100,
         levels: [0.0, 4.0, 7.0, 10.0, 13.0],
         ratings: &[
             (-1.0, 0),
-            (0.0, 341),
-            (4.0, 686),
-            (7.0, 1004),
-            (10.0, 1354),
-            (13.0, 1723),
+            (0.0, 458),
+            (4.0, 818),
+            (7.0, 1152),
+            (10.0, 1455),
+            (13.0, 1953),
         ],
     };
 
 /// The strength options' calibration in Reveal Chess, measured by `tinh ladder --skills
-/// 0,5,8,12,15`: two runs at 300 000 nodes a move pooled by `--refit` (README), with
-/// quiescence shifts on (45b9241). They made skill 17 stronger: at 0,5,8,12,17 full
-/// strength was only +118 ± 92 above level 5, and at 16 +151 ± 96; at 15 every gap is at
-/// least +180 and full strength +341 above level 5. (With the chance switches alone, levels
-/// 4 and 5 at skills 11 and 15 had put level 4 only +119 above level 3.)
+/// 0,5,8,12,15` with the tuned weights and piece-square tables (9a15424): four runs at
+/// 300 000 nodes a move pooled by `--refit` (README); every gap is at least +160 and full
+/// strength +266 above level 5. The skills were chosen when quiescence shifts went on
+/// (45b9241): they made skill 17 stronger, so that at 0,5,8,12,17 full strength was only
+/// +118 ± 92 above level 5, and at 16 +151 ± 96. (With the chance switches alone, levels 4
+/// and 5 at skills 11 and 15 had put level 4 only +119 above level 3.)
 pub const REVEAL_STRENGTH: crate::search::skill::StrengthScale =
     crate::search::skill::StrengthScale {
         pawn: 100,
         levels: [0.0, 5.0, 8.0, 12.0, 15.0],
         ratings: &[
             (-1.0, 0),
-            (0.0, 346),
-            (5.0, 644),
-            (8.0, 900),
-            (12.0, 1081),
-            (15.0, 1284),
+            (0.0, 407),
+            (5.0, 714),
+            (8.0, 929),
+            (12.0, 1276),
+            (15.0, 1436),
         ],
     };
 
