@@ -25,6 +25,11 @@ pub const WEIGHTS: Weights = Weights {
     isolated: (-12, -8),
     passed: [(0, 0), (-2, 8), (-5, 14), (0, 27), (26, 48), (40, 81), (66, 112), (0, 0)],
     bishop_pair: (33, 53),
+    rook_open_file: (0, 0),
+    rook_half_open_file: (0, 0),
+    threat_by_pawn: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
+    threat_by_minor: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
+    threat_by_rook: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
     tempo: 4,
     order_value: [100, 320, 330, 500, 900, 2000],
 };

@@ -25,6 +25,11 @@ pub const WEIGHTS: Weights = Weights {
     isolated: (-3, -9),
     passed: [(12, -23), (-34, 2), (-34, 6), (-21, 35), (-37, 60), (-50, 75), (72, 151), (0, 0)],
     bishop_pair: (-4, 33),
+    rook_open_file: (0, 0),
+    rook_half_open_file: (0, 0),
+    threat_by_pawn: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
+    threat_by_minor: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
+    threat_by_rook: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
     tempo: 25,
     order_value: [100, 320, 330, 500, 900, 2000],
 };
