@@ -831,6 +831,14 @@ mod tests {
         assert!(told > made / 2, "told {told} of {made}");
     }
 
+    /// The evaluation's term `name` of `b` with weights `w`.
+    fn term(b: &Pos, w: &Weights, name: &str) -> EvalTerm {
+        terms_with(b, w)
+            .into_iter()
+            .find(|t| t.name == name)
+            .unwrap()
+    }
+
     /// A piece attacked by two pawns is one pawn threat; each knight, bishop or rook that
     /// attacks a piece is one threat of its kind; kings are never counted.
     #[test]
@@ -839,10 +847,7 @@ mod tests {
         // nothing of White's but the king's neighbourhood.
         let b = fen::parse("4k3/8/8/3n4/2P1P3/8/8/3RK3 w - - 0 1", true).unwrap();
         let w = with_threats(true);
-        let threats = terms_with(&b, &w)
-            .into_iter()
-            .find(|t| t.name == "threats")
-            .unwrap();
+        let threats = term(&b, &w, "threats");
         let phase = w.phase[KNIGHT] + w.phase[ROOK];
         let want = (
             w.threat_by_pawn[KNIGHT].0 + w.threat_by_rook[KNIGHT].0,
@@ -854,10 +859,7 @@ mod tests {
         // as their shells do, a pawn (d7) and a knight (b8).
         let b = fen::parse("rx2k3/3x4/1NP5/8/8/8/8/4K3 w - - 0 1 n1p1", false).unwrap();
         let w = with_threats(false);
-        let threats = terms_with(&b, &w)
-            .into_iter()
-            .find(|t| t.name == "threats")
-            .unwrap();
+        let threats = term(&b, &w, "threats");
         let want = (
             w.threat_by_pawn[5].0 + w.threat_by_minor[5].0 + w.threat_by_minor[ROOK].0,
             w.threat_by_pawn[5].1 + w.threat_by_minor[5].1 + w.threat_by_minor[ROOK].1,
@@ -885,14 +887,7 @@ mod tests {
     #[test]
     fn rooks_on_open_and_half_open_files() {
         let w = with_threats(true);
-        let placement = |f: &str| {
-            let b = fen::parse(f, true).unwrap();
-            terms_with(&b, &w)
-                .into_iter()
-                .find(|t| t.name == "piece-square")
-                .unwrap()
-                .first
-        };
+        let placement = |f: &str| term(&fen::parse(f, true).unwrap(), &w, "piece-square").first;
         let open = placement("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
         let half_open = placement("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1");
         let phase = w.phase[ROOK];
