@@ -258,14 +258,21 @@ fn add_threats_by(a: &mut Acc, w: &Weights, env: &Surroundings, c: usize, pt: us
 /// credit: the part of `accumulate`'s threat sums that involve it as the piece attacked
 /// (the enemy's pawns, and each enemy knight, bishop and rook, or shell of one, that
 /// attacks it).
-fn add_threats_against(a: &mut Acc, w: &Weights, p: &Pos, c: usize, s: usize, pt: usize) {
+fn add_threats_against(
+    a: &mut Acc,
+    w: &Weights,
+    env: &Surroundings,
+    c: usize,
+    s: usize,
+    pt: usize,
+) {
     if pt == KING {
         return;
     }
-    let t = tables();
-    let (them, occ) = (c ^ 1, p.occ());
+    let (t, p, occ) = (env.tables, env.pos, env.occ);
+    let them = c ^ 1;
     let enemy = p.col[them];
-    if pawn_attacks(p, them) & bit(s) != 0 {
+    if env.enemy_pawn_attacks & bit(s) != 0 {
         a.add(THREATS, them, w.threat_by_pawn[pt]);
     }
     let minors = enemy & ((t.knight[s] & p.bb[KNIGHT]) | (t.bishop(s, occ) & p.bb[BISHOP]));
@@ -417,7 +424,7 @@ fn accumulate_body(p: &Pos, w: &Weights) -> Acc {
             a.units[c] += w.king_attack_units[PAWN];
         }
         // Pawn threats: each enemy piece attacked by a pawn (or pawn shell), once.
-        for v in Bits(patt[c] & threat_targets(p, them)) {
+        for v in Bits(patt[c] & env.targets) {
             a.add(THREATS, c, w.threat_by_pawn[threat_index(p, v)]);
         }
         // Pawn shield: own pawns and pawn shells in front of the king.
@@ -548,7 +555,7 @@ fn evaluate_alternatives(
     // What the revealed piece adds when it is of type `pt` and its side's pool is `pool`.
     let add_revealed = |acc: &mut Acc, pt: usize, pool: &[u8; 5]| {
         add_piece(acc, w, &env, c, s, pt);
-        add_threats_against(acc, w, p, c, s, pt);
+        add_threats_against(acc, w, &env, c, s, pt);
         acc.bishops[c] += (pt == BISHOP) as i32;
         add_face_down_expectation(acc, w, c, pool, k);
     };
