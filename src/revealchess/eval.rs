@@ -202,13 +202,15 @@ struct Surroundings<'a> {
     own: Bb,
     enemy_pawn_attacks: Bb,
     enemy_king_zone: Bb,
-    /// Enemy pieces but the king.
+    /// Enemy pieces but the king; none when the weights count no threats.
     targets: Bb,
+    /// Whether the weights count threats at all (`counts_threats`).
+    threats: bool,
 }
 
 impl Surroundings<'_> {
     #[inline(always)]
-    fn of(p: &Pos, c: usize, enemy_pawn_attacks: Bb) -> Surroundings<'_> {
+    fn of(p: &Pos, c: usize, enemy_pawn_attacks: Bb, threats: bool) -> Surroundings<'_> {
         let ek = p.king_sq(c ^ 1);
         let tables = tables();
         Surroundings {
@@ -218,9 +220,23 @@ impl Surroundings<'_> {
             own: p.col[c],
             enemy_pawn_attacks,
             enemy_king_zone: tables.king[ek] | bit(ek),
-            targets: threat_targets(p, c ^ 1),
+            targets: if threats { threat_targets(p, c ^ 1) } else { 0 },
+            threats,
         }
     }
+}
+
+/// Whether any threat weight is set. A set that leaves them all at zero (a game whose
+/// threat weights have not passed their test) skips the threat loops, so that it pays
+/// nothing for them and searches exactly as without them.
+#[inline(always)]
+fn counts_threats(w: &Weights) -> bool {
+    w.threat_by_pawn
+        .iter()
+        .chain(&w.threat_by_minor)
+        .chain(&w.threat_by_rook)
+        .fold(0, |any, &(mg, eg)| any | mg | eg)
+        != 0
 }
 
 /// Colour `c`'s pieces that threats count against: all but the king.
@@ -244,12 +260,16 @@ fn threat_index(p: &Pos, s: usize) -> usize {
 /// from the squares `att` (the enemy pieces there but the king), once per piece threatened.
 #[inline(always)]
 fn add_threats_by(a: &mut Acc, w: &Weights, env: &Surroundings, c: usize, pt: usize, att: Bb) {
+    let hit = att & env.targets;
+    if hit == 0 {
+        return;
+    }
     let table = match pt {
         KNIGHT | BISHOP => &w.threat_by_minor,
         ROOK => &w.threat_by_rook,
         _ => return,
     };
-    for v in Bits(att & env.targets) {
+    for v in Bits(hit) {
         a.add(THREATS, c, table[threat_index(env.pos, v)]);
     }
 }
@@ -266,7 +286,7 @@ fn add_threats_against(
     s: usize,
     pt: usize,
 ) {
-    if pt == KING {
+    if pt == KING || !env.threats {
         return;
     }
     let (t, p, occ) = (env.tables, env.pos, env.occ);
@@ -387,10 +407,11 @@ fn accumulate_body(p: &Pos, w: &Weights) -> Acc {
     let mut a = Acc::ZERO;
     let occ = p.occ();
     let patt = [pawn_attacks(p, WHITE), pawn_attacks(p, BLACK)];
+    let threats = counts_threats(w);
     for c in 0..2 {
         let own = p.col[c];
         let them = c ^ 1;
-        let env = Surroundings::of(p, c, patt[them]);
+        let env = Surroundings::of(p, c, patt[them], threats);
         let revealed = own & !p.fd;
         // Face-down pieces: expected pool value and shell mobility.
         let fd = own & p.fd;
@@ -550,7 +571,7 @@ fn evaluate_alternatives(
     let s = revealed_square(p, mv);
     debug_assert_eq!(code_type(p.sq[s]), made_type);
     let c = (p.side ^ 1) as usize;
-    let env = Surroundings::of(p, c, pawn_attacks(p, c ^ 1));
+    let env = Surroundings::of(p, c, pawn_attacks(p, c ^ 1), counts_threats(w));
     let k = (p.col[c] & p.fd).count_ones() as i32;
     // What the revealed piece adds when it is of type `pt` and its side's pool is `pool`.
     let add_revealed = |acc: &mut Acc, pt: usize, pool: &[u8; 5]| {
