@@ -225,12 +225,11 @@ fn a_predicted_outcome_that_hangs_is_searched_again() {
     assert!(plain.stats.predicted > 0, "{:?}", plain.stats);
     assert_eq!(plain.stats.predict_researches, 0);
     assert!(again.stats.predict_researches > 0, "{:?}", again.stats);
-    // The re-search changes values, not the verdict: Black's only move, White about seven
-    // pawns up (-6.93 without the margin, -7.06 with it, -7.13 with the default search;
-    // about five before the evaluation counted threats).
+    // The re-search changes values, not the verdict: Black's only move, White about five
+    // pawns up (-5.34 without the margin, -5.38 with it, -5.45 with the default search).
     for r in [&plain, &again] {
         assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("h8h7"));
-        assert!((-800..=-300).contains(&r.score), "{}", r.score);
+        assert!((-700..=-300).contains(&r.score), "{}", r.score);
     }
 }
 
