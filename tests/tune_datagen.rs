@@ -246,6 +246,7 @@ fn committed_weights_files_load_over_their_games() {
         ("revealchess-tuned3.txt", false),
         ("revealchess-psq.txt", false),
         ("revealchess-threats.txt", false),
+        ("revealchess-threats-only.txt", false),
     ] {
         let compiled = tinh::revealchess::eval::compiled_weights(chess).clone();
         let loaded = compiled.with_text(&read(file)).unwrap();

@@ -31,9 +31,9 @@ pub const WEIGHTS: Weights = Weights {
     bishop_pair: (-4, 33),
     rook_open_file: (0, 0),
     rook_half_open_file: (0, 0),
-    threat_by_pawn: [(0, 0); 6],
-    threat_by_minor: [(0, 0); 6],
-    threat_by_rook: [(0, 0); 6],
+    threat_by_pawn: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
+    threat_by_minor: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
+    threat_by_rook: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
     tempo: 25,
     order_value: [100, 320, 330, 500, 900, 2000],
 };
