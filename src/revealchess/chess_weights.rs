@@ -1,8 +1,8 @@
 //! Evaluation weights made by `tinh tune` (src/tune/). Remake them with the command
 //! below rather than editing by hand: a hand edit needs its own SPRT.
 //!
-//! Command: tinh --variant chess tune data/chess-n4000-s23.bin --out data/chess-psq.txt --rust src/revealchess/chess_weights.rs --freeze phase,order_value --lr 0.3 --epochs 150 --rounds 8 --threads 1
-//! Result: K = 1.0508, loss 0.023530, held-out loss 0.024933
+//! Command: tinh --variant chess tune data/chess-n4000-s2602.bin --out data/chess-threats.txt --rust src/revealchess/chess_weights.rs --freeze value,phase,center,pawn_rank,king_rank_mg,psq,mobility,mobility_base,shell_mobility,king_attack_units,king_attack_scale,king_attack_cap,pawn_shield,doubled,isolated,passed,bishop_pair,tempo,order_value --lr 1 --epochs 300 --rounds 8 --threads 1
+//! Result: K = 1.1709, loss 0.024377, held-out loss 0.025795
 
 use super::eval::Weights;
 
@@ -25,6 +25,11 @@ pub const WEIGHTS: Weights = Weights {
     isolated: (-12, -8),
     passed: [(0, 0), (-2, 8), (-5, 14), (0, 27), (26, 48), (40, 81), (66, 112), (0, 0)],
     bishop_pair: (33, 53),
+    rook_open_file: (23, -7),
+    rook_half_open_file: (10, -4),
+    threat_by_pawn: [(-1, -19), (33, 24), (34, 34), (26, 27), (25, 25), (0, 0)],
+    threat_by_minor: [(0, 8), (5, 10), (21, 28), (33, 25), (31, 29), (0, 0)],
+    threat_by_rook: [(-9, 16), (-5, 12), (-8, 20), (0, 0), (34, 30), (0, 0)],
     tempo: 4,
     order_value: [100, 320, 330, 500, 900, 2000],
 };

@@ -1,11 +1,13 @@
 //! Static evaluation for Reveal Chess and chess: tapered (middlegame / endgame) terms for
-//! material, piece-square bonuses, mobility, king safety and pawn structure, plus the
-//! face-down term: a face-down piece is worth its pool's expected value (weights = pool
-//! counts) and some credit for its shell's mobility. All weights live in one `Weights`
-//! structure, the piece values that order captures included; chess and Reveal Chess each
-//! compile in their own set (`compiled_weights`). `Evaluation` is the search's evaluator;
-//! after a reveal it also values the move's other outcomes by exchanging the revealed
-//! piece's own part of the sums, which costs a fraction of evaluating each outcome.
+//! material, piece-square bonuses, mobility, king safety, pawn structure and threats
+//! (pieces attacked by pawns, minor pieces and rooks), plus the face-down term:
+//! a face-down piece is worth its pool's expected value (weights = pool counts) and some
+//! credit for its shell's mobility. All weights live in one `Weights` structure, the
+//! piece values that order captures included; chess and Reveal Chess each compile in
+//! their own set (`compiled_weights`). `Evaluation` is the search's evaluator; after a
+//! reveal it also values the move's other outcomes by exchanging the revealed piece's own
+//! part of the sums (threats against it included), which costs a fraction of evaluating
+//! each outcome.
 
 use super::bitboard::*;
 use super::position::*;
@@ -49,6 +51,19 @@ pub struct Weights {
     /// Passed pawn bonus by relative rank.
     pub passed: [(i32, i32); 8],
     pub bishop_pair: (i32, i32),
+    /// A revealed rook on a file without pawns (pawn shells count as pawns) ...
+    pub rook_open_file: (i32, i32),
+    /// ... and on one without its own side's pawns but with enemy pawns.
+    pub rook_half_open_file: (i32, i32),
+    /// Threats, to the attacker's credit, by the piece attacked: a revealed P N B R Q, or
+    /// (last) a face-down piece; kings are not counted (a king in check is not
+    /// evaluated). Attacked by an enemy pawn or pawn shell (once a piece) ...
+    pub threat_by_pawn: [(i32, i32); 6],
+    /// ... by an enemy knight or bishop, or a face-down piece that moves as one (once per
+    /// attacker and piece) ...
+    pub threat_by_minor: [(i32, i32); 6],
+    /// ... by an enemy rook or rook shell (once per attacker and piece).
+    pub threat_by_rook: [(i32, i32); 6],
     pub tempo: i32,
     /// Piece values by type P N B R Q K for ordering captures (most valuable victim,
     /// least valuable attacker) and promotions; not part of the score.
@@ -67,14 +82,16 @@ pub fn compiled_weights(chess: bool) -> &'static Weights {
     }
 }
 
-pub const TERM_NAMES: [&str; 6] = [
+pub const TERM_NAMES: [&str; 7] = [
     "material",
     "piece-square",
     "mobility",
     "king safety",
     "pawns",
     "face-down",
+    "threats",
 ];
+const THREATS: usize = 6;
 const N: usize = TERM_NAMES.len();
 
 /// The sums of the evaluation before `finish`: per term, per colour, (mg, eg), and what
@@ -176,28 +193,121 @@ fn pawn_attacks(p: &Pos, c: usize) -> Bb {
 }
 
 /// What a revealed piece's part depends on besides its type and square: the occupancy,
-/// its own side's pieces, the squares the enemy's pawns attack and the enemy king's zone.
-struct Surroundings {
+/// its own side's pieces, the squares the enemy's pawns attack, the enemy king's zone and
+/// the enemy pieces it may threaten.
+struct Surroundings<'a> {
     tables: &'static Tables,
+    pos: &'a Pos,
     occ: Bb,
     own: Bb,
     enemy_pawn_attacks: Bb,
     enemy_king_zone: Bb,
+    /// Enemy pieces but the king; none when the weights count no threats.
+    targets: Bb,
+    /// Whether the weights count threats at all (`counts_threats`).
+    threats: bool,
 }
 
-impl Surroundings {
+impl Surroundings<'_> {
     #[inline(always)]
-    fn of(p: &Pos, c: usize, enemy_pawn_attacks: Bb) -> Surroundings {
+    fn of(p: &Pos, c: usize, enemy_pawn_attacks: Bb, threats: bool) -> Surroundings<'_> {
         let ek = p.king_sq(c ^ 1);
         let tables = tables();
         Surroundings {
             tables,
+            pos: p,
             occ: p.occ(),
             own: p.col[c],
             enemy_pawn_attacks,
             enemy_king_zone: tables.king[ek] | bit(ek),
+            targets: if threats { threat_targets(p, c ^ 1) } else { 0 },
+            threats,
         }
     }
+}
+
+/// Whether any threat weight is set. A set that leaves them all at zero (a game whose
+/// threat weights have not passed their test) skips the threat loops, so that it pays
+/// nothing for them and searches exactly as without them.
+#[inline(always)]
+fn counts_threats(w: &Weights) -> bool {
+    w.threat_by_pawn
+        .iter()
+        .chain(&w.threat_by_minor)
+        .chain(&w.threat_by_rook)
+        .fold(0, |any, &(mg, eg)| any | mg | eg)
+        != 0
+}
+
+/// Colour `c`'s pieces that threats count against: all but the king.
+#[inline(always)]
+fn threat_targets(p: &Pos, c: usize) -> Bb {
+    p.col[c] & !p.bb[KING]
+}
+
+/// The threat weights' index of the piece on `s`: its type if revealed, else the
+/// face-down entry (5; kings are never targets).
+#[inline(always)]
+fn threat_index(p: &Pos, s: usize) -> usize {
+    if p.fd & bit(s) != 0 {
+        5
+    } else {
+        code_type(p.sq[s])
+    }
+}
+
+/// The threats a piece of colour `c` and type `pt` (a face-down piece's: its shell's) makes
+/// from the squares `att` (the enemy pieces there but the king), once per piece threatened.
+#[inline(always)]
+fn add_threats_by(a: &mut Acc, w: &Weights, env: &Surroundings, c: usize, pt: usize, att: Bb) {
+    let hit = att & env.targets;
+    if hit == 0 {
+        return;
+    }
+    let table = match pt {
+        KNIGHT | BISHOP => &w.threat_by_minor,
+        ROOK => &w.threat_by_rook,
+        _ => return,
+    };
+    for v in Bits(hit) {
+        a.add(THREATS, c, table[threat_index(env.pos, v)]);
+    }
+}
+
+/// The threats against colour `c`'s revealed piece of type `pt` on `s`, to the enemy's
+/// credit: the part of `accumulate`'s threat sums that involve it as the piece attacked
+/// (the enemy's pawns, and each enemy knight, bishop and rook, or shell of one, that
+/// attacks it).
+fn add_threats_against(
+    a: &mut Acc,
+    w: &Weights,
+    env: &Surroundings,
+    c: usize,
+    s: usize,
+    pt: usize,
+) {
+    if pt == KING || !env.threats {
+        return;
+    }
+    let (t, p, occ) = (env.tables, env.pos, env.occ);
+    let them = c ^ 1;
+    let enemy = p.col[them];
+    if env.enemy_pawn_attacks & bit(s) != 0 {
+        a.add(THREATS, them, w.threat_by_pawn[pt]);
+    }
+    let minors = enemy & ((t.knight[s] & p.bb[KNIGHT]) | (t.bishop(s, occ) & p.bb[BISHOP]));
+    let n = minors.count_ones() as i32;
+    a.add(
+        THREATS,
+        them,
+        (n * w.threat_by_minor[pt].0, n * w.threat_by_minor[pt].1),
+    );
+    let n = (enemy & t.rook(s, occ) & p.bb[ROOK]).count_ones() as i32;
+    a.add(
+        THREATS,
+        them,
+        (n * w.threat_by_rook[pt].0, n * w.threat_by_rook[pt].1),
+    );
 }
 
 /// Add the part of a revealed piece of type `pt` and colour `c` on `s` (but for the
@@ -219,6 +329,18 @@ fn add_piece(a: &mut Acc, w: &Weights, env: &Surroundings, c: usize, s: usize, p
     let own_view = w.psq[pt][relative_square(c, s)];
     placement.0 += own_view.0;
     placement.1 += own_view.1;
+    if pt == ROOK {
+        let pawns_on_file = env.pos.bb[PAWN] & (FILE_A << (s % 8));
+        let bonus = if pawns_on_file == 0 {
+            w.rook_open_file
+        } else if pawns_on_file & env.own == 0 {
+            w.rook_half_open_file
+        } else {
+            (0, 0)
+        };
+        placement.0 += bonus.0;
+        placement.1 += bonus.1;
+    }
     a.add(1, c, placement);
     let att = match pt {
         KNIGHT => t.knight[s],
@@ -235,6 +357,7 @@ fn add_piece(a: &mut Acc, w: &Weights, env: &Surroundings, c: usize, s: usize, p
             a.units[c] += w.king_attack_units[pt];
             a.attackers[c] += 1;
         }
+        add_threats_by(a, w, env, c, pt, att);
     }
 }
 
@@ -284,10 +407,11 @@ fn accumulate_body(p: &Pos, w: &Weights) -> Acc {
     let mut a = Acc::ZERO;
     let occ = p.occ();
     let patt = [pawn_attacks(p, WHITE), pawn_attacks(p, BLACK)];
+    let threats = counts_threats(w);
     for c in 0..2 {
         let own = p.col[c];
         let them = c ^ 1;
-        let env = Surroundings::of(p, c, patt[them]);
+        let env = Surroundings::of(p, c, patt[them], threats);
         let revealed = own & !p.fd;
         // Face-down pieces: expected pool value and shell mobility.
         let fd = own & p.fd;
@@ -305,6 +429,7 @@ fn accumulate_body(p: &Pos, w: &Weights) -> Acc {
                 };
                 let m = (att & !own).count_ones() as i32;
                 a.add(5, c, (m * w.shell_mobility.0, m * w.shell_mobility.1));
+                add_threats_by(&mut a, w, &env, c, pt, att);
                 if att & env.enemy_king_zone != 0 {
                     a.units[c] += w.king_attack_units[pt];
                     a.attackers[c] += 1;
@@ -318,6 +443,10 @@ fn accumulate_body(p: &Pos, w: &Weights) -> Acc {
         a.bishops[c] = (p.pieces(c, BISHOP) & !p.fd).count_ones() as i32;
         if patt[c] & env.enemy_king_zone != 0 {
             a.units[c] += w.king_attack_units[PAWN];
+        }
+        // Pawn threats: each enemy piece attacked by a pawn (or pawn shell), once.
+        for v in Bits(patt[c] & env.targets) {
+            a.add(THREATS, c, w.threat_by_pawn[threat_index(p, v)]);
         }
         // Pawn shield: own pawns and pawn shells in front of the king.
         let k = p.king_sq(c);
@@ -442,11 +571,12 @@ fn evaluate_alternatives(
     let s = revealed_square(p, mv);
     debug_assert_eq!(code_type(p.sq[s]), made_type);
     let c = (p.side ^ 1) as usize;
-    let env = Surroundings::of(p, c, pawn_attacks(p, c ^ 1));
+    let env = Surroundings::of(p, c, pawn_attacks(p, c ^ 1), counts_threats(w));
     let k = (p.col[c] & p.fd).count_ones() as i32;
     // What the revealed piece adds when it is of type `pt` and its side's pool is `pool`.
     let add_revealed = |acc: &mut Acc, pt: usize, pool: &[u8; 5]| {
         add_piece(acc, w, &env, c, s, pt);
+        add_threats_against(acc, w, &env, c, s, pt);
         acc.bishops[c] += (pt == BISHOP) as i32;
         add_face_down_expectation(acc, w, c, pool, k);
     };
@@ -565,6 +695,21 @@ mod tests {
         evaluate_with(&fen::parse(f, chess).unwrap(), compiled_weights(chess))
     }
 
+    /// The compiled-in weights with every threat and rook-file weight set, each to its
+    /// own value (the compiled-in sets may leave them at zero, where the tests below would
+    /// not see them).
+    fn with_threats(chess: bool) -> Weights {
+        let mut w = compiled_weights(chess).clone();
+        w.rook_open_file = (23, 9);
+        w.rook_half_open_file = (12, 5);
+        for (i, k) in (0..6).zip(0i32..) {
+            w.threat_by_pawn[i] = (11 + 7 * k, 5 + 3 * k);
+            w.threat_by_minor[i] = (13 + 5 * k, -3 + 4 * k);
+            w.threat_by_rook[i] = (-7 + 9 * k, 17 - 2 * k);
+        }
+        w
+    }
+
     #[test]
     fn start_positions_are_balanced() {
         // Only the tempo bonus separates the sides at the start.
@@ -624,6 +769,9 @@ mod tests {
         ] {
             let m = mirror(f);
             assert_eq!(ev(f, chess), ev(&m, chess), "{f} vs {m}");
+            let w = with_threats(chess);
+            let ev_threats = |f: &str| evaluate_with(&fen::parse(f, chess).unwrap(), &w);
+            assert_eq!(ev_threats(f), ev_threats(&m), "threats: {f} vs {m}");
         }
     }
 
@@ -638,7 +786,8 @@ mod tests {
 
     /// `evaluate_with_alternatives` equals making each other outcome and evaluating it,
     /// for every revealing move along seeded random playouts (castling reveals and reveals
-    /// with a promotion letter included), and it tells most of them.
+    /// with a promotion letter included), and it tells most of them; with the compiled-in
+    /// weights and with every threat weight set.
     #[test]
     fn alternatives_equal_the_outcomes_made() {
         use crate::game::{ChanceList, Game, MoveList};
@@ -650,9 +799,14 @@ mod tests {
             state
         };
         let (mut told, mut made) = (0, 0);
-        for _ in 0..30 {
+        for game in 0..30 {
             let mut b = Board::startpos(false);
-            let mut eval = Evaluation::new(&b, compiled_weights(false).clone());
+            let weights = if game % 2 == 0 {
+                compiled_weights(false).clone()
+            } else {
+                with_threats(false)
+            };
+            let mut eval = Evaluation::new(&b, weights);
             for _ in 0..200 {
                 let mut moves = MoveList::new();
                 b.generate_moves(&mut moves);
@@ -703,6 +857,75 @@ mod tests {
             }
         }
         assert!(told > made / 2, "told {told} of {made}");
+    }
+
+    /// The evaluation's term `name` of `b` with weights `w`.
+    fn term(b: &Pos, w: &Weights, name: &str) -> EvalTerm {
+        terms_with(b, w)
+            .into_iter()
+            .find(|t| t.name == name)
+            .unwrap()
+    }
+
+    /// A piece attacked by two pawns is one pawn threat; each knight, bishop or rook that
+    /// attacks a piece is one threat of its kind; kings are never counted.
+    #[test]
+    fn threats_count_once_per_pawn_target_and_per_piece_attacker() {
+        // White pawns c4 and e4 and the rook on d1 attack the knight on d5, which attacks
+        // nothing of White's but the king's neighbourhood.
+        let b = fen::parse("4k3/8/8/3n4/2P1P3/8/8/3RK3 w - - 0 1", true).unwrap();
+        let w = with_threats(true);
+        let threats = term(&b, &w, "threats");
+        let phase = w.phase[KNIGHT] + w.phase[ROOK];
+        let want = (
+            w.threat_by_pawn[KNIGHT].0 + w.threat_by_rook[KNIGHT].0,
+            w.threat_by_pawn[KNIGHT].1 + w.threat_by_rook[KNIGHT].1,
+        );
+        assert_eq!((threats.first, threats.second), (taper(want, phase), 0));
+        // Reveal Chess: the pawn on c6 attacks a face-down piece (d7) and the knight on b6
+        // attacks it and a revealed rook (a8); the face-down pieces attack the pawn on c6
+        // as their shells do, a pawn (d7) and a knight (b8).
+        let b = fen::parse("rx2k3/3x4/1NP5/8/8/8/8/4K3 w - - 0 1 n1p1", false).unwrap();
+        let w = with_threats(false);
+        let threats = term(&b, &w, "threats");
+        let want = (
+            w.threat_by_pawn[5].0 + w.threat_by_minor[5].0 + w.threat_by_minor[ROOK].0,
+            w.threat_by_pawn[5].1 + w.threat_by_minor[5].1 + w.threat_by_minor[ROOK].1,
+        );
+        let e = evaluate_with(&b, &w);
+        let phase = ((w.phase[KNIGHT] * 16 * 2 + w.phase[ROOK] * 16) / 16).min(24);
+        assert_eq!(
+            (threats.first, threats.second),
+            (
+                taper(want, phase),
+                taper(
+                    (
+                        w.threat_by_pawn[PAWN].0 + w.threat_by_minor[PAWN].0,
+                        w.threat_by_pawn[PAWN].1 + w.threat_by_minor[PAWN].1
+                    ),
+                    phase
+                )
+            ),
+            "evaluation {e}"
+        );
+    }
+
+    /// A rook on a file without pawns gets the open-file bonus, with only enemy pawns the
+    /// half-open one, as part of its placement.
+    #[test]
+    fn rooks_on_open_and_half_open_files() {
+        let w = with_threats(true);
+        let placement = |f: &str| term(&fen::parse(f, true).unwrap(), &w, "piece-square").first;
+        let open = placement("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let half_open = placement("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1");
+        let phase = w.phase[ROOK];
+        let want = taper(w.rook_open_file, phase) - taper(w.rook_half_open_file, phase);
+        // Tapering the rook's whole placement may round differently by one.
+        assert!(
+            (open - half_open - want).abs() <= 1,
+            "{open} {half_open} {want}"
+        );
+        assert!(open - half_open > 0);
     }
 
     #[test]

@@ -218,19 +218,19 @@ fn promo_letter(t: usize) -> char {
 }
 
 /// The strength options' calibration in chess, measured by `tinh ladder --skills
-/// 0,4,7,10,13` with the tuned weights (December 4): four runs at 300 000 nodes a move
-/// pooled by `--refit` (README).
+/// 0,4,7,10,13` with the tuned weights and threat terms (December 5): four runs at
+/// 300 000 nodes a move pooled by `--refit` (README).
 pub const CHESS_STRENGTH: crate::search::skill::StrengthScale =
     crate::search::skill::StrengthScale {
         pawn: 100,
         levels: [0.0, 4.0, 7.0, 10.0, 13.0],
         ratings: &[
             (-1.0, 0),
-            (0.0, 458),
-            (4.0, 818),
-            (7.0, 1152),
-            (10.0, 1455),
-            (13.0, 1953),
+            (0.0, 392),
+            (4.0, 784),
+            (7.0, 1077),
+            (10.0, 1386),
+            (13.0, 1871),
         ],
     };
 
