@@ -5,8 +5,10 @@
 //! Result: K = 0.6233, loss 0.030083, held-out loss 0.029506
 //!
 //! The threat and rook-file weights came after this tune and stay at zero, which skips
-//! the threat loops: their fit (weights/revealchess-threats.txt) passed its screen at
-//! 20,000 nodes but not its verdict at 10+0.1 (weights/README.md).
+//! the threat loops (to remake this set with today's build, add threat_by_pawn,
+//! threat_by_minor, threat_by_rook, rook_open_file and rook_half_open_file to
+//! `--freeze`). Their fits, weights/revealchess-threats.txt (failed at 10+0.1) and
+//! weights/revealchess-threats-only.txt (verdict under way), are in weights/README.md.
 
 use super::eval::Weights;
 
