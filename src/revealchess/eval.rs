@@ -274,40 +274,50 @@ fn add_threats_by(a: &mut Acc, w: &Weights, env: &Surroundings, c: usize, pt: us
     }
 }
 
-/// The threats against colour `c`'s revealed piece of type `pt` on `s`, to the enemy's
-/// credit: the part of `accumulate`'s threat sums that involve it as the piece attacked
-/// (the enemy's pawns, and each enemy knight, bishop and rook, or shell of one, that
-/// attacks it).
-fn add_threats_against(
-    a: &mut Acc,
-    w: &Weights,
-    env: &Surroundings,
-    c: usize,
-    s: usize,
-    pt: usize,
-) {
-    if pt == KING || !env.threats {
+/// The enemy pieces that threaten colour `c`'s piece on `s` in `accumulate`'s threat sums,
+/// whatever its type: whether an enemy pawn (or pawn shell) attacks it, and how many enemy
+/// knights and bishops, and rooks (or shells of them), do. None when the weights count no
+/// threats.
+struct Threateners {
+    pawn: i32,
+    minors: i32,
+    rooks: i32,
+}
+
+impl Threateners {
+    fn of(env: &Surroundings, c: usize, s: usize) -> Threateners {
+        if !env.threats {
+            return Threateners {
+                pawn: 0,
+                minors: 0,
+                rooks: 0,
+            };
+        }
+        let (t, p, occ) = (env.tables, env.pos, env.occ);
+        let enemy = p.col[c ^ 1];
+        let minors = enemy & ((t.knight[s] & p.bb[KNIGHT]) | (t.bishop(s, occ) & p.bb[BISHOP]));
+        Threateners {
+            pawn: (env.enemy_pawn_attacks & bit(s) != 0) as i32,
+            minors: minors.count_ones() as i32,
+            rooks: (enemy & t.rook(s, occ) & p.bb[ROOK]).count_ones() as i32,
+        }
+    }
+}
+
+/// The threats against colour `c`'s revealed piece of type `pt` by `by`, to the enemy's
+/// credit: the part of `accumulate`'s threat sums that involve it as the piece attacked.
+fn add_threats_against(a: &mut Acc, w: &Weights, c: usize, pt: usize, by: &Threateners) {
+    if pt == KING {
         return;
     }
-    let (t, p, occ) = (env.tables, env.pos, env.occ);
     let them = c ^ 1;
-    let enemy = p.col[them];
-    if env.enemy_pawn_attacks & bit(s) != 0 {
-        a.add(THREATS, them, w.threat_by_pawn[pt]);
+    for (n, table) in [
+        (by.pawn, &w.threat_by_pawn),
+        (by.minors, &w.threat_by_minor),
+        (by.rooks, &w.threat_by_rook),
+    ] {
+        a.add(THREATS, them, (n * table[pt].0, n * table[pt].1));
     }
-    let minors = enemy & ((t.knight[s] & p.bb[KNIGHT]) | (t.bishop(s, occ) & p.bb[BISHOP]));
-    let n = minors.count_ones() as i32;
-    a.add(
-        THREATS,
-        them,
-        (n * w.threat_by_minor[pt].0, n * w.threat_by_minor[pt].1),
-    );
-    let n = (enemy & t.rook(s, occ) & p.bb[ROOK]).count_ones() as i32;
-    a.add(
-        THREATS,
-        them,
-        (n * w.threat_by_rook[pt].0, n * w.threat_by_rook[pt].1),
-    );
 }
 
 /// Add the part of a revealed piece of type `pt` and colour `c` on `s` (but for the
@@ -573,10 +583,12 @@ fn evaluate_alternatives(
     let c = (p.side ^ 1) as usize;
     let env = Surroundings::of(p, c, pawn_attacks(p, c ^ 1), counts_threats(w));
     let k = (p.col[c] & p.fd).count_ones() as i32;
+    // Who threatens the square does not depend on the piece revealed there: found once.
+    let threateners = Threateners::of(&env, c, s);
     // What the revealed piece adds when it is of type `pt` and its side's pool is `pool`.
     let add_revealed = |acc: &mut Acc, pt: usize, pool: &[u8; 5]| {
         add_piece(acc, w, &env, c, s, pt);
-        add_threats_against(acc, w, &env, c, s, pt);
+        add_threats_against(acc, w, c, pt, &threateners);
         acc.bishops[c] += (pt == BISHOP) as i32;
         add_face_down_expectation(acc, w, c, pool, k);
     };
