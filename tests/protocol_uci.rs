@@ -1208,6 +1208,271 @@ fn bad_input_is_answered_and_changes_nothing() {
     }
 }
 
+/// One line of seeded random input for `random_input_is_answered_and_never_breaks_the_engine`:
+/// the protocol's own words in random order, commands with good, bad and out-of-range
+/// values, start positions and FENs with characters changed, legal and illegal moves, and
+/// text in any script. Never `quit`.
+fn random_line(rng: &mut rand::rngs::StdRng, fen: &str, moves: &[&str]) -> String {
+    use rand::RngExt;
+    const WORDS: &[&str] = &[
+        "uci",
+        "isready",
+        "ucinewgame",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "mate",
+        "infinite",
+        "ponder",
+        "searchmoves",
+        "perft",
+        "stop",
+        "ponderhit",
+        "setoption",
+        "name",
+        "value",
+        "debug",
+        "on",
+        "off",
+        "register",
+        "later",
+        "d",
+        "eval",
+        "params",
+    ];
+    const OPTIONS: &[&str] = &[
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "UCI_Variant",
+        "UCI_Elo",
+        "UCI_LimitStrength",
+        "Skill Level",
+        "Level",
+        "EvalFile",
+        "PointTarget",
+        "Ponder",
+        "Move Overhead",
+        "Clear Hash",
+        "RfpMargin",
+        "ChanceBound",
+        "Search_SEE",
+        "NoSuchOption",
+    ];
+    const VALUES: &[&str] = &[
+        "0",
+        "1",
+        "2",
+        "-1",
+        "3",
+        "20",
+        "64",
+        "400",
+        "99999999999999999999",
+        "1e3",
+        "abc",
+        "",
+        "true",
+        "false",
+        "TRUE",
+        "chess",
+        "revealchess",
+        "mathchess",
+        "xiangqi",
+        "/nonexistent/weights.txt",
+        "<empty>",
+        "  5  ",
+        "NaN",
+    ];
+    const LIMITS: &[&str] = &[
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "movestogo",
+        "mate",
+    ];
+    const NUMBERS: &[&str] = &["1", "2", "3", "0", "-4", "40", "9000", "abc", "1.5", ""];
+    let pick = |rng: &mut rand::rngs::StdRng, from: &[&str]| {
+        from[rng.random_range(0..from.len())].to_string()
+    };
+    let some_moves = |rng: &mut rand::rngs::StdRng| {
+        let n = rng.random_range(0..5usize);
+        // Mostly the legal line from the start, sometimes a move out of order or twice.
+        let mut out: Vec<String> = moves.iter().take(n).map(|m| m.to_string()).collect();
+        if rng.random_bool(0.3) {
+            out.push(pick(rng, moves));
+        }
+        if rng.random_bool(0.2) {
+            out.push(pick(
+                rng,
+                &[
+                    "e2e4", "a1a3", "x9", "0000", "e2e4Q", "c1c4", "e7e8q", "i11i1",
+                ],
+            ));
+        }
+        out.join(" ")
+    };
+    let mutated = |rng: &mut rand::rngs::StdRng, s: &str| {
+        let mut c: Vec<char> = s.chars().collect();
+        for _ in 0..rng.random_range(1..4) {
+            let i = rng.random_range(0..c.len());
+            const FEN_CHARS: &[u8] = b"pnbrqkxPNBRQKX0123456789/ -wb";
+            let x = FEN_CHARS[rng.random_range(0..FEN_CHARS.len())] as char;
+            match rng.random_range(0..3) {
+                0 if c.len() > 1 => {
+                    c.remove(i);
+                }
+                1 => c.insert(i, x),
+                _ => c[i] = x,
+            }
+        }
+        c.into_iter().collect::<String>()
+    };
+    match rng.random_range(0..100) {
+        0..15 => format!("position startpos moves {}", some_moves(rng)),
+        15..30 => {
+            let f = if rng.random_bool(0.6) {
+                mutated(rng, fen)
+            } else {
+                fen.to_string()
+            };
+            format!("position fen {f} moves {}", some_moves(rng))
+        }
+        30..45 => {
+            let limit = pick(rng, LIMITS);
+            let mut n = pick(rng, NUMBERS);
+            // Keep accepted searches short: a time or node limit stays small.
+            if n == "9000" && limit == "depth" {
+                n = "4".into();
+            }
+            format!("go {limit} {n}")
+        }
+        45..50 => pick(
+            rng,
+            &["go infinite", "go ponder", "go", "go searchmoves e2e4 c1c4"],
+        ),
+        50..65 => format!(
+            "setoption name {} value {}",
+            pick(rng, OPTIONS),
+            pick(rng, VALUES)
+        ),
+        65..70 => pick(
+            rng,
+            &[
+                "isready",
+                "ucinewgame",
+                "stop",
+                "ponderhit",
+                "uci",
+                "go perft 2",
+            ],
+        ),
+        70..92 => (0..rng.random_range(0..8))
+            .map(|_| pick(rng, WORDS))
+            .collect::<Vec<_>>()
+            .join(if rng.random_bool(0.8) { " " } else { "\t" }),
+        _ => (0..rng.random_range(0..40))
+            .map(|_| char::from_u32(rng.random_range(1..0x3000)).unwrap_or('?'))
+            .filter(|&c| c != '\n' && c != '\r')
+            .collect(),
+    }
+}
+
+/// Seeded random input in every game: every line is answered before the next `readyok`
+/// with protocol lines only (at most one error line); a rejected `position` or `setoption`
+/// leaves the board as it was; a `go` gives exactly one `bestmove` unless rejected (a
+/// `stop` follows it, as a GUI's would an infinite search); `quit` still ends the process.
+#[test]
+fn random_input_is_answered_and_never_breaks_the_engine() {
+    use rand::SeedableRng;
+    for (seed, variant, fen, moves) in [
+        (
+            1u64,
+            "mathchess",
+            MATH_START,
+            &["c1c4", "g11g8", "a1a3", "c11c8"][..],
+        ),
+        (
+            2,
+            "revealchess",
+            REVEAL_START,
+            &["e2e4P", "e7e5p", "g1f3N", "b8c6n"][..],
+        ),
+        (
+            3,
+            "chess",
+            CHESS_START,
+            &["e2e4", "e7e5", "g1f3", "b8c6"][..],
+        ),
+    ] {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut t = Tinh::start(&["--variant", variant]);
+        for _ in 0..250 {
+            let line = random_line(&mut rng, fen, moves);
+            let first = line
+                .split([' ', '\t'])
+                .find(|w| !w.is_empty())
+                .unwrap_or("");
+            let before = matches!(first, "position" | "setoption").then(|| t.display());
+            t.send(&line);
+            let perft = first == "go" && line.split_whitespace().nth(1) == Some("perft");
+            let mut lines = Vec::new();
+            if first == "go" {
+                t.send("stop");
+                let (infos, end) = t.until("the end of the go", |l| {
+                    l.starts_with("bestmove")
+                        || l.starts_with("info string error: ")
+                        || l.starts_with("Nodes searched: ")
+                });
+                lines = infos;
+                lines.push(end);
+            }
+            if first == "isready" {
+                // Its own `readyok` (words after `isready` are ignored), before the sync's.
+                lines = t.until("readyok", |l| l == "readyok").0;
+            }
+            lines.extend(t.sync());
+            let bestmoves = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+            let errors = lines
+                .iter()
+                .filter(|l| l.starts_with("info string error: "))
+                .count();
+            if bestmoves > usize::from(first == "go") || errors > 1 {
+                t.fail(&format!("'{line}' answered {lines:?}"));
+            }
+            for l in &lines {
+                let protocol = (first == "go" && !perft && l.starts_with("bestmove "))
+                    || (perft && (l.is_empty() || l.contains(": ")))
+                    || (first == "uci"
+                        && (l.starts_with("id ") || l.starts_with("option ") || l == "uciok"))
+                    || check_info_line(l).is_ok();
+                if !protocol && !matches!(first, "d" | "eval" | "params") {
+                    t.fail(&format!("'{line}' answered '{l}', not a protocol line"));
+                }
+            }
+            if let Some(before) = before
+                && errors == 1
+                && t.display() != before
+            {
+                t.fail(&format!("the rejected '{line}' changed the board"));
+            }
+        }
+        t.quit();
+    }
+}
+
 #[test]
 fn options_apply_and_perft_zero() {
     let mut t = Tinh::start(&["--variant", "chess"]);
