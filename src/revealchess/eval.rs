@@ -278,6 +278,7 @@ fn add_threats_by(a: &mut Acc, w: &Weights, env: &Surroundings, c: usize, pt: us
 /// whatever its type: whether an enemy pawn (or pawn shell) attacks it, and how many enemy
 /// knights and bishops, and rooks (or shells of them), do. None when the weights count no
 /// threats.
+#[derive(Default)]
 struct Threateners {
     pawn: i32,
     minors: i32,
@@ -287,11 +288,7 @@ struct Threateners {
 impl Threateners {
     fn of(env: &Surroundings, c: usize, s: usize) -> Threateners {
         if !env.threats {
-            return Threateners {
-                pawn: 0,
-                minors: 0,
-                rooks: 0,
-            };
+            return Threateners::default();
         }
         let (t, p, occ) = (env.tables, env.pos, env.occ);
         let enemy = p.col[c ^ 1];
