@@ -276,8 +276,8 @@ fn add_threats_by(a: &mut Acc, w: &Weights, env: &Surroundings, c: usize, pt: us
 
 /// The enemy pieces that threaten colour `c`'s piece on `s` in `accumulate`'s threat sums,
 /// whatever its type: whether an enemy pawn (or pawn shell) attacks it, and how many enemy
-/// knights and bishops, and rooks (or shells of them), do. None when the weights count no
-/// threats.
+/// knights and bishops, and rooks (or shells of them), do. All zero, without looking, when
+/// the weights count no threats.
 #[derive(Default)]
 struct Threateners {
     pawn: i32,
