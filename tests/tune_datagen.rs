@@ -223,16 +223,19 @@ fn tune_lowers_the_loss_and_writes_loadable_weights() {
 #[test]
 fn committed_weights_files_load_over_their_games() {
     // weights/ holds each game's tuned weights (EvalFile texts). Math Chess's, chess's
-    // with threats and Reveal Chess's with penalised piece-square tables are compiled in,
-    // so loading them changes nothing; nor does chess's with piece-square tables, which
-    // names no threat weight and whose others the threat tune kept (Reveal Chess's
-    // compiled-in threat weights are zero, as its file leaves them). The others load but
+    // with threats and Reveal Chess's with threats are compiled in, so loading them
+    // changes nothing; nor do chess's and Reveal Chess's with piece-square tables, which
+    // name no threat weight and whose others the threat tunes kept. The others load but
     // differ from the compiled-in ones.
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
     let read = |name: &str| std::fs::read_to_string(root.join(name)).unwrap();
     let mc = tinh::mathchess::weights::WEIGHTS;
     assert_eq!(mc.with_text(&read("mathchess-tuned.txt")).unwrap(), mc);
     let rc = tinh::revealchess::eval::compiled_weights(false).clone();
+    assert_eq!(
+        rc.with_text(&read("revealchess-threats-only.txt")).unwrap(),
+        rc
+    );
     assert_eq!(rc.with_text(&read("revealchess-psq-l2.txt")).unwrap(), rc);
     let chess = tinh::revealchess::eval::compiled_weights(true).clone();
     assert_eq!(chess.with_text(&read("chess-threats.txt")).unwrap(), chess);
@@ -246,7 +249,6 @@ fn committed_weights_files_load_over_their_games() {
         ("revealchess-tuned3.txt", false),
         ("revealchess-psq.txt", false),
         ("revealchess-threats.txt", false),
-        ("revealchess-threats-only.txt", false),
     ] {
         let compiled = tinh::revealchess::eval::compiled_weights(chess).clone();
         let loaded = compiled.with_text(&read(file)).unwrap();
