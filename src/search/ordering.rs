@@ -165,11 +165,15 @@ impl<M: GameMove> Picker<M> {
         if self.next >= n {
             return None;
         }
-        // The first of the highest scores: the maximum, then its first position (the same
-        // move as a scan keeping the first strictly higher score, with fewer branches).
+        // The first of the highest scores, in one pass.
         let rest = &self.scored()[self.next..];
-        let high = rest.iter().copied().max().unwrap_or(0);
-        let best = self.next + rest.iter().position(|&s| s == high).unwrap_or(0);
+        let (mut best, mut high) = (0, rest[0]);
+        for (i, &s) in rest.iter().enumerate().skip(1) {
+            if s > high {
+                (best, high) = (i, s);
+            }
+        }
+        let best = self.next + best;
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         let m = self.moves.get(self.next);
@@ -183,6 +187,33 @@ mod tests {
     use super::*;
     use crate::eval::default_evaluator;
     use crate::revealchess::Board;
+
+    /// `pick` takes the highest remaining score, the first of equal ones in the list as
+    /// the swaps have left it: the order of a selection sort that scans for the maximum,
+    /// then for its first position.
+    #[test]
+    fn pick_takes_the_first_of_the_highest_scores() {
+        let b = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", true).unwrap();
+        let mut p = Picker::empty();
+        b.generate_moves(&mut p.moves);
+        let n = p.moves.len();
+        assert!(n > 20);
+        let mut reference: Vec<(i32, <Board as Game>::Move)> = Vec::new();
+        for (i, &m) in p.moves.iter().enumerate() {
+            let s = [5, -3, 5, 9, 0, 9, -3, i32::MIN, i32::MAX][i % 9];
+            p.scores[i] = MaybeUninit::new(s);
+            reference.push((s, m));
+        }
+        let mut expected = Vec::new();
+        for next in 0..n {
+            let high = reference[next..].iter().map(|e| e.0).max().unwrap();
+            let best = next + reference[next..].iter().position(|e| e.0 == high).unwrap();
+            reference.swap(next, best);
+            expected.push(reference[next].1);
+        }
+        let picked: Vec<_> = std::iter::from_fn(|| p.pick()).collect();
+        assert_eq!(picked, expected);
+    }
 
     /// The captures' order among equal MVV-LVA values follows `noisy_score` (capture
     /// history), and the table move still comes first whatever the history says.
