@@ -41,10 +41,22 @@ impl Output {
 
     /// `info string error: ...`: the one answer to bad input.
     pub fn error(&self, msg: &str) {
-        // A message is one line: a newline inside it would make a line that is not protocol.
-        let msg = clip(&msg.replace(['\n', '\r'], " "));
+        // A message is one line: a line break inside it would make a line that is not
+        // protocol, for readers that also break lines at other control characters (vertical
+        // tab, form feed, NEL) or at Unicode's line and paragraph separators too.
+        let msg: String = msg
+            .chars()
+            .map(|c| if breaks_line(c) { ' ' } else { c })
+            .collect();
+        let msg = clip(&msg);
         self.send(&format!("info string error: {msg}"));
     }
+}
+
+/// Whether some line reader ends a line at `c`: every control character (C0, DEL, C1)
+/// and Unicode's line and paragraph separators.
+fn breaks_line(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
 }
 
 /// The longest error message sent whole, in characters: every real message (a Math Chess
@@ -68,6 +80,33 @@ pub fn clip(msg: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `Output` wrote, shared with the test.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn an_error_is_one_line_for_every_line_reader() {
+        let sink = Sink::default();
+        let out = Output::new(Box::new(sink.clone()));
+        out.error("unknown command 'a\nb\rc\u{b}d\u{c}e\u{1e}f\u{85}g\u{2028}h\u{2029}i\tj'");
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            text,
+            "info string error: unknown command 'a b c d e f g h i j'\n"
+        );
+        assert_eq!(text.lines().count(), 1);
+    }
 
     #[test]
     fn long_messages_keep_their_beginning_and_end() {
