@@ -329,7 +329,7 @@ impl Engine {
                 self.pos.set_rule_options(&self.settings.rules);
                 self.out.send(&self.variant_line());
                 if let Some(line) = self.settings.recheck_eval_file() {
-                    self.out.send(&format!("info string {line}"));
+                    self.out.info_string(&line);
                 }
             }
             SetOption::ClearHash => self.searcher.clear(),
@@ -416,8 +416,7 @@ impl Engine {
             if !score.is_empty() {
                 self.out.send(&format!("info depth 0{score}"));
             }
-            self.out
-                .send(&format!("info string game over: {}", end.reason));
+            self.out.info_string(&format!("game over: {}", end.reason));
             pending.finish("bestmove (none)".to_string());
             return Ok(Running {
                 handle: None,

@@ -39,17 +39,21 @@ impl Output {
         }
     }
 
-    /// `info string error: ...`: the one answer to bad input.
-    pub fn error(&self, msg: &str) {
-        // A message is one line: a line break inside it would make a line that is not
-        // protocol, for readers that also break lines at other control characters (vertical
-        // tab, form feed, NEL) or at Unicode's line and paragraph separators too.
-        let msg: String = msg
+    /// `info string <text>` as one line, whatever `text` holds (it may quote input): a
+    /// line break inside it would make a line that is not protocol, for readers that also
+    /// break lines at other control characters (vertical tab, form feed, NEL) or at
+    /// Unicode's line and paragraph separators, so each of those becomes a space.
+    pub fn info_string(&self, text: &str) {
+        let text: String = text
             .chars()
             .map(|c| if breaks_line(c) { ' ' } else { c })
             .collect();
-        let msg = clip(&msg);
-        self.send(&format!("info string error: {msg}"));
+        self.send(&format!("info string {text}"));
+    }
+
+    /// `info string error: ...`: the one answer to bad input.
+    pub fn error(&self, msg: &str) {
+        self.info_string(&format!("error: {}", clip(msg)));
     }
 }
 
@@ -106,6 +110,18 @@ mod tests {
             "info string error: unknown command 'a b c d e f g h i j'\n"
         );
         assert_eq!(text.lines().count(), 1);
+    }
+
+    #[test]
+    fn an_info_string_quoting_input_is_one_line() {
+        let sink = Sink::default();
+        let out = Output::new(Box::new(sink.clone()));
+        out.info_string("EvalFile /tmp/a\u{b}b.txt does not hold chess weights");
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            text,
+            "info string EvalFile /tmp/a b.txt does not hold chess weights\n"
+        );
     }
 
     #[test]
