@@ -99,12 +99,19 @@ mod tests {
         }
     }
 
+    /// What `write` sends through an `Output`, as text.
+    fn written(write: impl FnOnce(&Output)) -> String {
+        let sink = Sink::default();
+        write(&Output::new(Box::new(sink.clone())));
+        let bytes = sink.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
+    }
+
     #[test]
     fn an_error_is_one_line_for_every_line_reader() {
-        let sink = Sink::default();
-        let out = Output::new(Box::new(sink.clone()));
-        out.error("unknown command 'a\nb\rc\u{b}d\u{c}e\u{1e}f\u{85}g\u{2028}h\u{2029}i\tj'");
-        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let text = written(|out| {
+            out.error("unknown command 'a\nb\rc\u{b}d\u{c}e\u{1e}f\u{85}g\u{2028}h\u{2029}i\tj'")
+        });
         assert_eq!(
             text,
             "info string error: unknown command 'a b c d e f g h i j'\n"
@@ -114,10 +121,8 @@ mod tests {
 
     #[test]
     fn an_info_string_quoting_input_is_one_line() {
-        let sink = Sink::default();
-        let out = Output::new(Box::new(sink.clone()));
-        out.info_string("EvalFile /tmp/a\u{b}b.txt does not hold chess weights");
-        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let text =
+            written(|out| out.info_string("EvalFile /tmp/a\u{b}b.txt does not hold chess weights"));
         assert_eq!(
             text,
             "info string EvalFile /tmp/a b.txt does not hold chess weights\n"
