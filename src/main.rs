@@ -1,5 +1,5 @@
-//! Command line: the protocol loop by default; perft, bench, analyse, match, ladder,
-//! spsa, genopenings, datagen, tune, and serve (the board in a web browser, `serve/`).
+//! Command line: the protocol loop by default; perft, bench, analyse, match, sprt,
+//! ladder, spsa, genopenings, datagen, tune, and serve (the board in a web browser, `serve/`).
 
 mod serve;
 
@@ -70,6 +70,13 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Pool several runs of one test (match logs or pair counts) into one SPRT
+    /// (`tinh sprt --help`).
+    #[command(disable_help_flag = true)]
+    Sprt {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Rate the strength levels: the random mover, levels 1-5 and full strength play
     /// their neighbours and the random mover; one rating table per game (all three, or
     /// `--variant`'s).
@@ -119,6 +126,7 @@ fn main() -> ExitCode {
         }) => run_bench(depth, perft, &params, cli.variant),
         Some(Command::Analyse(args)) => tinh::protocol::analyse::run(variant, args),
         Some(Command::Match { args }) => tinh::arena::run_match_cli(&with_variant(args, variant)),
+        Some(Command::Sprt { args }) => tinh::arena::pool::sprt_cli(&args),
         Some(Command::Ladder(args)) => {
             let variants = cli.variant.map_or(Variant::ALL.to_vec(), |v| vec![v]);
             tinh::arena::ladder::run(&variants, &args)

@@ -352,6 +352,50 @@ fn same_seed_same_reveals_and_sprt_stops_early() {
     assert!(r.stdout.contains("SPRT: llr"));
 }
 
+/// `tinh sprt` reads a match's log back: one run pooled alone gives the statistics lines
+/// the match printed last, and the same log twice gives twice its pairs.
+#[test]
+fn sprt_pools_match_logs_as_the_match_counted_them() {
+    let mut args = fake_engine("good", "good", &["nodes=1"]);
+    args.extend(fake_engine("bad", "illegal", &["nodes=1"]));
+    args.extend(words(
+        "--variant mathchess --games 6 --sprt elo0=0 elo1=400 --ratinginterval 2",
+    ));
+    let r = run_match(&args);
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    let log = tmp("sprt-pool.log");
+    std::fs::write(&log, &r.stdout).unwrap();
+    let pool = |extra: &str| {
+        let out = Command::new(BIN)
+            .args(words(&format!("sprt --sprt elo0=0 elo1=400 {extra}")))
+            .output()
+            .expect("run tinh sprt");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let last = |text: &str, prefix: &str| {
+        text.lines()
+            .rev()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no '{prefix}' line in\n{text}"))
+            .to_string()
+    };
+    let one = pool(&format!("--log {}", log.display()));
+    for prefix in ["Elo difference:", "Pairs [", "SPRT: llr"] {
+        assert_eq!(last(&one, prefix), last(&r.stdout, prefix), "{one}");
+    }
+    assert!(
+        one.contains("Pooled over 1 run: 6 games, 6 - 0 - 0"),
+        "{one}"
+    );
+    let two = pool(&format!("--log {} {}", log.display(), log.display()));
+    assert!(
+        two.contains("Pairs [LL, LD, DD/WL, WD, WW]: [0, 0, 0/0, 0, 6] (6 pairs)"),
+        "{two}"
+    );
+    let _ = std::fs::remove_file(log);
+}
+
 #[test]
 fn round_robin_with_concurrency() {
     let path = tmp("rr.pgn");

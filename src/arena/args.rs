@@ -325,7 +325,7 @@ pub fn help() -> String {
 
 /// Split raw arguments into (flag, values) groups. A word is a flag when it starts with
 /// `-` followed by a letter or a second `-` (so `score=-300` and `-5` are values).
-fn group(args: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
+pub(super) fn group(args: &[String]) -> Result<Vec<(String, Vec<String>)>, String> {
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
     for a in args {
         let is_flag = a.starts_with('-')
@@ -577,7 +577,7 @@ fn parse_pgnout(vals: &[String]) -> Result<String, String> {
 }
 
 /// `--sprt elo0=A elo1=B [alpha=..] [beta=..] [model=logistic]`.
-fn parse_sprt(vals: &[String]) -> Result<Sprt, String> {
+pub(super) fn parse_sprt(vals: &[String]) -> Result<Sprt, String> {
     let f = "sprt";
     let mut sp = Sprt {
         elo0: f64::NAN,

@@ -1,16 +1,18 @@
 //! The match runner (`tinh match`): engine processes, openings, the referee, adjudication,
-//! Elo/SPRT statistics and PGN; `tinh genopenings`, which builds the opening suites; and
-//! `tinh spsa`, which tunes numeric options by self-play.
+//! Elo/SPRT statistics and PGN; `tinh genopenings`, which builds the opening suites;
+//! `tinh spsa`, which tunes numeric options by self-play; and `tinh sprt`, which pools
+//! several runs of one test into one SPRT.
 //!
 //! Layout: `args` (command line), `ranges` (its numbers), `engine` (one process),
 //! `referee` (one game), `tournament` (scheduling, workers, output), `stats`, `pgn`,
-//! `openings`, `spsa`.
+//! `openings`, `spsa`, `pool`.
 
 pub mod args;
 pub mod engine;
 pub mod ladder;
 pub mod openings;
 pub mod pgn;
+pub mod pool;
 pub mod ranges;
 pub mod rating;
 pub mod referee;

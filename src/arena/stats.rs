@@ -325,62 +325,88 @@ fn fmt_elo(x: f64) -> String {
 /// The summary block printed at the end of a match and every `--ratinginterval` games,
 /// for the first player (`a`) against the second (`b`).
 pub fn summary(a: &str, b: &str, t: &Tally, sprt: Option<&Sprt>) -> String {
-    let mut s = String::new();
-    s.push_str(&format!(
+    let mut s = format!(
         "Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}\n",
         t.wins,
         t.losses,
         t.draws,
         t.score(),
         t.games()
-    ));
-    match t.elo() {
-        Some((e, model)) => s.push_str(&format!(
-            "Elo difference: {} +/- {} [{}, {}] ({model}, 95%), LOS: {:.1} %, DrawRatio: {:.1} %\n",
-            fmt_elo(e.elo),
-            if e.margin().is_finite() {
-                format!("{:.2}", e.margin().abs())
-            } else {
-                "inf".into()
-            },
-            fmt_elo(e.lower),
-            fmt_elo(e.upper),
-            t.los() * 100.0,
-            t.draw_ratio() * 100.0,
-            model = model.name(),
-        )),
-        None => s.push_str("Elo difference: - (no games)\n"),
+    );
+    s.push_str(&elo_line(t, true));
+    s.push_str(&pairs_line(t, true));
+    if let Some(sp) = sprt {
+        s.push_str(&sprt_line(t, sp));
     }
+    s
+}
+
+/// The Elo line of `summary`; `games_known`: whether `t`'s wins, losses and draws are
+/// counted (else the LOS and draw ratio, which need them, are left out).
+pub fn elo_line(t: &Tally, games_known: bool) -> String {
+    let Some((e, model)) = t.elo() else {
+        return "Elo difference: - (no games)\n".into();
+    };
+    let margin = if e.margin().is_finite() {
+        format!("{:.2}", e.margin().abs())
+    } else {
+        "inf".into()
+    };
+    let mut s = format!(
+        "Elo difference: {} +/- {margin} [{}, {}] ({}, 95%)",
+        fmt_elo(e.elo),
+        fmt_elo(e.lower),
+        fmt_elo(e.upper),
+        model.name(),
+    );
+    if games_known {
+        s.push_str(&format!(
+            ", LOS: {:.1} %, DrawRatio: {:.1} %",
+            t.los() * 100.0,
+            t.draw_ratio() * 100.0
+        ));
+    }
+    s.push('\n');
+    s
+}
+
+/// The pair counts line of `summary`; `wl_known`: whether `t.penta_wl` is counted (else
+/// the pairs of one win and one loss stay merged with the two draws, as `DD+WL`).
+pub fn pairs_line(t: &Tally, wl_known: bool) -> String {
     let p = t.penta;
-    s.push_str(&format!(
-        "Pairs [LL, LD, DD/WL, WD, WW]: [{}, {}, {}/{}, {}, {}] ({} pairs)\n",
+    let (head, middle) = if wl_known {
+        ("DD/WL", format!("{}/{}", p[2] - t.penta_wl, t.penta_wl))
+    } else {
+        ("DD+WL", p[2].to_string())
+    };
+    format!(
+        "Pairs [LL, LD, {head}, WD, WW]: [{}, {}, {middle}, {}, {}] ({} pairs)\n",
         p[0],
         p[1],
-        p[2] - t.penta_wl,
-        t.penta_wl,
         p[3],
         p[4],
         t.pairs()
-    ));
-    if let Some(sp) = sprt {
-        let (llr, model) = sp.llr(t);
-        let (lo, hi) = sp.bounds();
-        let verdict = match sp.decide(llr) {
-            SprtDecision::H1 => " - H1 was accepted",
-            SprtDecision::H0 => " - H0 was accepted",
-            SprtDecision::Continue => "",
-        };
-        s.push_str(&format!(
-            "SPRT: llr {llr:.3} ({:.1}%), lbound {lo:.2}, ubound {hi:.2} ({}, elo0={} elo1={} alpha={} beta={}){verdict}\n",
-            100.0 * llr / if llr >= 0.0 { hi } else { -lo },
-            model.name(),
-            sp.elo0,
-            sp.elo1,
-            sp.alpha,
-            sp.beta,
-        ));
-    }
-    s
+    )
+}
+
+/// The SPRT line of `summary`: the LLR, the bounds and the decision.
+pub fn sprt_line(t: &Tally, sp: &Sprt) -> String {
+    let (llr, model) = sp.llr(t);
+    let (lo, hi) = sp.bounds();
+    let verdict = match sp.decide(llr) {
+        SprtDecision::H1 => " - H1 was accepted",
+        SprtDecision::H0 => " - H0 was accepted",
+        SprtDecision::Continue => "",
+    };
+    format!(
+        "SPRT: llr {llr:.3} ({:.1}%), lbound {lo:.2}, ubound {hi:.2} ({}, elo0={} elo1={} alpha={} beta={}){verdict}\n",
+        100.0 * llr / if llr >= 0.0 { hi } else { -lo },
+        model.name(),
+        sp.elo0,
+        sp.elo1,
+        sp.alpha,
+        sp.beta,
+    )
 }
 
 #[cfg(test)]
