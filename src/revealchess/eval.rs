@@ -48,8 +48,19 @@ pub struct Weights {
     pub pawn_shield: (i32, i32),
     pub doubled: (i32, i32),
     pub isolated: (i32, i32),
+    /// A revealed pawn defended by an own pawn (or pawn shell) or beside one on its rank,
+    /// by relative rank.
+    pub connected: [(i32, i32); 8],
     /// Passed pawn bonus by relative rank.
     pub passed: [(i32, i32); 8],
+    /// A passed pawn on relative rank 3 or more and the kings, each per square of king
+    /// distance to the square in front of it, times its rank weight (relative rank - 2):
+    /// the own king's ...
+    pub passed_own_king: (i32, i32),
+    /// ... and the enemy king's ...
+    pub passed_enemy_king: (i32, i32),
+    /// ... and the square in front occupied (by any piece, face-down ones too), once.
+    pub passed_blocked: (i32, i32),
     pub bishop_pair: (i32, i32),
     /// A revealed rook on a file without pawns (pawn shells count as pawns) ...
     pub rook_open_file: (i32, i32),
@@ -204,7 +215,7 @@ struct Surroundings<'a> {
     enemy_king_zone: Bb,
     /// Enemy pieces but the king; none when the weights count no threats.
     targets: Bb,
-    /// Whether the weights count threats at all (`counts_threats`).
+    /// Whether the weights count threats at all (`Parts`).
     threats: bool,
 }
 
@@ -226,17 +237,27 @@ impl Surroundings<'_> {
     }
 }
 
-/// Whether any threat weight is set. A set that leaves them all at zero (a game whose
-/// threat weights have not passed their test) skips the threat loops, so that it pays
-/// nothing for them and searches exactly as without them.
-#[inline(always)]
-fn counts_threats(w: &Weights) -> bool {
-    w.threat_by_pawn
-        .iter()
-        .chain(&w.threat_by_minor)
-        .chain(&w.threat_by_rook)
-        .fold(0, |any, &(mg, eg)| any | mg | eg)
-        != 0
+/// Which optional groups of terms a weight set uses: a group whose weights are all zero
+/// (a game whose weights for it have not passed their test) skips its loops, so that it
+/// pays nothing for them and searches exactly as without them. Found once per weight set
+/// by the search's evaluator (`Evaluation`), not at every node.
+#[derive(Clone, Copy, Debug)]
+struct Parts {
+    /// Any threat weight set.
+    threats: bool,
+    /// Any connected-pawn or passed-pawn-surroundings weight set.
+    pawn_company: bool,
+}
+
+impl Parts {
+    fn of(w: &Weights) -> Parts {
+        let set = |pairs: &[(i32, i32)]| pairs.iter().any(|&p| p != (0, 0));
+        let around_passers = [w.passed_own_king, w.passed_enemy_king, w.passed_blocked];
+        Parts {
+            threats: set(&w.threat_by_pawn) || set(&w.threat_by_minor) || set(&w.threat_by_rook),
+            pawn_company: set(&around_passers) || set(&w.connected),
+        }
+    }
 }
 
 /// Colour `c`'s pieces that threats count against: all but the king.
@@ -368,6 +389,37 @@ fn add_piece(a: &mut Acc, w: &Weights, env: &Surroundings, c: usize, s: usize, p
     }
 }
 
+/// Chebyshev distance: the king moves it takes from one square to the other.
+#[inline(always)]
+fn king_distance(a: usize, b: usize) -> i32 {
+    ((a / 8).abs_diff(b / 8)).max((a % 8).abs_diff(b % 8)) as i32
+}
+
+/// The parts of colour `c`'s passed pawn on `s` (relative rank `rr`) that depend on what
+/// is around its square in front: the kings' distances to it and whether it is occupied,
+/// each times the rank weight, so that they count most for a pawn about to queen.
+#[inline(always)]
+fn add_passer_surroundings(a: &mut Acc, w: &Weights, p: &Pos, c: usize, s: usize, rr: usize) {
+    let rank_weight = rr.saturating_sub(2) as i32;
+    if rank_weight == 0 {
+        return;
+    }
+    // A pawn on relative rank 3..6 always has a square in front.
+    let stop = if c == WHITE { s + 8 } else { s - 8 };
+    let own = king_distance(p.king_sq(c), stop) * rank_weight;
+    let enemy = king_distance(p.king_sq(c ^ 1), stop) * rank_weight;
+    let blocked = (p.occ() & bit(stop) != 0) as i32 * rank_weight;
+    let (ok, ek, bl) = (w.passed_own_king, w.passed_enemy_king, w.passed_blocked);
+    a.add(
+        4,
+        c,
+        (
+            own * ok.0 + enemy * ek.0 + blocked * bl.0,
+            own * ok.1 + enemy * ek.1 + blocked * bl.1,
+        ),
+    );
+}
+
 /// Add the expected value and phase of colour `c`'s `k` face-down pieces drawn from `pool`
 /// (weights = pool counts).
 #[inline(always)]
@@ -391,34 +443,33 @@ fn add_face_down_expectation(a: &mut Acc, w: &Weights, c: usize, pool: &[u8; 5],
 /// where the CPU's POPCNT is one, and the evaluation counts bits for every piece: on a CPU
 /// that has it, the same code compiled for it is used (found once, at run time).
 #[inline(always)]
-fn accumulate(p: &Pos, w: &Weights) -> Acc {
+fn accumulate(p: &Pos, w: &Weights, parts: Parts) -> Acc {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
     {
         if std::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU supports the one feature `accumulate_popcnt` is compiled for.
-            return unsafe { accumulate_popcnt(p, w) };
+            return unsafe { accumulate_popcnt(p, w, parts) };
         }
     }
-    accumulate_body(p, w)
+    accumulate_body(p, w, parts)
 }
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
 #[target_feature(enable = "popcnt")]
-fn accumulate_popcnt(p: &Pos, w: &Weights) -> Acc {
-    accumulate_body(p, w)
+fn accumulate_popcnt(p: &Pos, w: &Weights, parts: Parts) -> Acc {
+    accumulate_body(p, w, parts)
 }
 
 #[inline(always)]
-fn accumulate_body(p: &Pos, w: &Weights) -> Acc {
+fn accumulate_body(p: &Pos, w: &Weights, parts: Parts) -> Acc {
     let t = tables();
     let mut a = Acc::ZERO;
     let occ = p.occ();
     let patt = [pawn_attacks(p, WHITE), pawn_attacks(p, BLACK)];
-    let threats = counts_threats(w);
     for c in 0..2 {
         let own = p.col[c];
         let them = c ^ 1;
-        let env = Surroundings::of(p, c, patt[them], threats);
+        let env = Surroundings::of(p, c, patt[them], parts.threats);
         let revealed = own & !p.fd;
         // Face-down pieces: expected pool value and shell mobility.
         let fd = own & p.fd;
@@ -468,6 +519,13 @@ fn accumulate_body(p: &Pos, w: &Weights) -> Acc {
         a.add(3, c, (shield * w.pawn_shield.0, shield * w.pawn_shield.1));
         // Pawn structure (revealed pawns only; enemy pawn shells still block passers).
         let enemy_pawns = p.pieces(them, PAWN);
+        if parts.pawn_company {
+            let own_pawns = p.pieces(c, PAWN);
+            let beside = ((own_pawns & !FILE_A) >> 1) | ((own_pawns & !FILE_H) << 1);
+            for s in Bits(pawns & (patt[c] | beside)) {
+                a.add(4, c, w.connected[relative_rank(c, s)]);
+            }
+        }
         let mut files_seen = 0u8;
         for s in Bits(pawns) {
             let f = s % 8;
@@ -488,7 +546,11 @@ fn accumulate_body(p: &Pos, w: &Weights) -> Acc {
                 _ => (1u64 << (8 * r)) - 1,
             };
             if enemy_pawns & (file | adj) & ahead == 0 {
-                a.add(4, c, w.passed[relative_rank(c, s)]);
+                let rr = relative_rank(c, s);
+                a.add(4, c, w.passed[rr]);
+                if parts.pawn_company {
+                    add_passer_surroundings(&mut a, w, p, c, s, rr);
+                }
             }
         }
     }
@@ -518,7 +580,7 @@ fn finish(a: &Acc, w: &Weights) -> Terms {
 }
 
 fn compute(p: &Pos, w: &Weights) -> Terms {
-    finish(&accumulate(p, w), w)
+    finish(&accumulate(p, w, Parts::of(w)), w)
 }
 
 #[inline(always)]
@@ -540,7 +602,13 @@ fn score(p: &Pos, w: &Weights, a: &Terms) -> Score {
 
 /// Side-to-move relative centipawns.
 fn evaluate_with(p: &Pos, w: &Weights) -> Score {
-    score(p, w, &compute(p, w))
+    evaluate_parts(p, w, Parts::of(w))
+}
+
+/// `evaluate_with` where the weights' `Parts` are known.
+#[inline(always)]
+fn evaluate_parts(p: &Pos, w: &Weights, parts: Parts) -> Score {
+    score(p, w, &finish(&accumulate(p, w, parts), w))
 }
 
 /// The square a revealing move `mv` just made in `p` revealed its piece on: the rook's
@@ -564,12 +632,13 @@ fn revealed_square(p: &Pos, mv: Move) -> usize {
 fn evaluate_alternatives(
     p: &Pos,
     w: &Weights,
+    parts: Parts,
     mv: Move,
     made: u8,
     others: &[(u8, u16)],
     out: &mut [Option<Score>],
 ) -> Score {
-    let a = accumulate(p, w);
+    let a = accumulate(p, w, parts);
     let v = score(p, w, &finish(&a, w));
     let made_type = POOL_TYPE[made as usize - 1];
     if made_type == PAWN || p.fd == 0 {
@@ -578,7 +647,7 @@ fn evaluate_alternatives(
     let s = revealed_square(p, mv);
     debug_assert_eq!(code_type(p.sq[s]), made_type);
     let c = (p.side ^ 1) as usize;
-    let env = Surroundings::of(p, c, pawn_attacks(p, c ^ 1), counts_threats(w));
+    let env = Surroundings::of(p, c, pawn_attacks(p, c ^ 1), parts.threats);
     let k = (p.col[c] & p.fd).count_ones() as i32;
     // Who threatens the square does not depend on the piece revealed there: found once.
     let threateners = Threateners::of(&env, c, s);
@@ -638,6 +707,8 @@ fn terms_with(p: &Pos, w: &Weights) -> Vec<EvalTerm> {
 #[derive(Clone, Debug)]
 pub struct Evaluation {
     weights: Weights,
+    /// The groups of terms `weights` uses.
+    parts: Parts,
 }
 
 impl Evaluator<Board> for Evaluation {
@@ -647,11 +718,14 @@ impl Evaluator<Board> for Evaluation {
         compiled_weights(b.is_standard_chess()).clone()
     }
     fn new(_: &Board, weights: Weights) -> Self {
-        Evaluation { weights }
+        Evaluation {
+            parts: Parts::of(&weights),
+            weights,
+        }
     }
     #[inline]
     fn evaluate(&mut self, b: &Board) -> Score {
-        evaluate_with(b.pos(), &self.weights)
+        evaluate_parts(b.pos(), &self.weights, self.parts)
     }
     fn evaluate_by(b: &Board, weights: &Weights) -> Score {
         evaluate_with(b.pos(), weights)
@@ -665,7 +739,7 @@ impl Evaluator<Board> for Evaluation {
         others: &[(u8, u16)],
         out: &mut [Option<Score>],
     ) -> Score {
-        evaluate_alternatives(b.pos(), &self.weights, mv, made, others, out)
+        evaluate_alternatives(b.pos(), &self.weights, self.parts, mv, made, others, out)
     }
     fn noisy_order(&self, b: &Board, mv: Move) -> Score {
         let p = b.pos();
@@ -704,11 +778,17 @@ mod tests {
         evaluate_with(&fen::parse(f, chess).unwrap(), compiled_weights(chess))
     }
 
-    /// The compiled-in weights with every threat and rook-file weight set, each to its
-    /// own value (the compiled-in sets may leave them at zero, where the tests below would
-    /// not see them).
+    /// The compiled-in weights with every threat, rook-file and passed-pawn-surroundings
+    /// weight set, each to its own value (the compiled-in sets may leave them at zero,
+    /// where the tests below would not see them).
     fn with_threats(chess: bool) -> Weights {
         let mut w = compiled_weights(chess).clone();
+        for (r, k) in (0..8).zip(0i32..) {
+            w.connected[r] = (4 + 3 * k, 7 + 2 * k);
+        }
+        w.passed_own_king = (-3, -11);
+        w.passed_enemy_king = (2, 9);
+        w.passed_blocked = (-5, -13);
         w.rook_open_file = (23, 9);
         w.rook_half_open_file = (12, 5);
         for (i, k) in (0..6).zip(0i32..) {
@@ -935,6 +1015,73 @@ mod tests {
             "{open} {half_open} {want}"
         );
         assert!(open - half_open > 0);
+    }
+
+    /// A passed pawn's surroundings: each king's distance to the square in front of it
+    /// and a piece there, times its rank weight (relative rank - 2); none below rank 3.
+    #[test]
+    fn passed_pawns_count_king_distances_and_a_blocker() {
+        let w = with_threats(true);
+        let weights_off = {
+            let mut w = w.clone();
+            w.passed_own_king = (0, 0);
+            w.passed_enemy_king = (0, 0);
+            w.passed_blocked = (0, 0);
+            w
+        };
+        // What the three weights add to White's and Black's pawn terms. Bare kings and
+        // pawns: phase 0, so only the endgame weights count.
+        let added = |f: &str| {
+            let b = fen::parse(f, true).unwrap();
+            let (on, off) = (term(&b, &w, "pawns"), term(&b, &weights_off, "pawns"));
+            (on.first - off.first, on.second - off.second)
+        };
+        let (own, enemy, blocked) = (
+            w.passed_own_king.1,
+            w.passed_enemy_king.1,
+            w.passed_blocked.1,
+        );
+        // White pawn e6 (relative rank 5, weight 3), square in front e7: the white king on
+        // e1 is 6 away, the black one on a8 4 away.
+        let f = "k7/8/4P3/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(added(f), (3 * (6 * own + 4 * enemy), 0));
+        // The black king stands on e7: 0 away, and the square is occupied.
+        let f = "8/4k3/4P3/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(added(f), (3 * (6 * own + blocked), 0));
+        // Black's pawn d3 (relative rank 5 for Black), square in front d2: the black king
+        // on e1 is 1 away, the white one on a1 3 away.
+        let f = "8/8/8/8/8/3p4/8/K3k3 w - - 0 1";
+        assert_eq!(added(f), (0, 3 * (own + 3 * enemy)));
+        // On relative rank 3 (e4) the weight is 1: e5 is 4 from either king; on rank 2
+        // (e3), none.
+        assert_eq!(
+            added("k7/8/8/8/4P3/8/8/4K3 w - - 0 1"),
+            (4 * own + 4 * enemy, 0)
+        );
+        assert_eq!(added("k7/8/8/8/8/4P3/8/4K3 w - - 0 1"), (0, 0));
+    }
+
+    /// A revealed pawn counts as connected when an own pawn or pawn shell defends it or
+    /// stands beside it on its rank.
+    #[test]
+    fn connected_pawns_are_defended_or_side_by_side() {
+        let w = with_threats(false);
+        let mut off = w.clone();
+        off.connected = [(0, 0); 8];
+        let added = |f: &str| {
+            let b = fen::parse(f, false).unwrap();
+            let (on, none) = (term(&b, &w, "pawns"), term(&b, &off, "pawns"));
+            (on.first - none.first, on.second - none.second)
+        };
+        let eg = |r: usize| w.connected[r].1;
+        // White d4 and e4 side by side, f3 defending e4; f3 itself is neither. The black
+        // pawn a5 is alone. Only kings and pawns: phase 0.
+        let f = "4k3/8/8/p7/3PP3/5P2/8/4K3 w - - 0 1";
+        assert_eq!(added(f), (2 * eg(3), 0));
+        // Pawn shells (face-down pieces on pawns' start squares): c2's defends d3, and the
+        // revealed pawn on h2 stands beside g2's.
+        let f = "4k3/8/8/8/8/3P4/2X3XP/4K3 w - - 0 1 P2";
+        assert_eq!(added(f), (eg(2) + eg(1), 0));
     }
 
     #[test]
