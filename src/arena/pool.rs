@@ -96,9 +96,19 @@ pub fn sprt_cli(args: &[String]) -> Result<(), String> {
 
 /// The last statistics block of a `tinh match` log: its `Score of` and `Pairs` lines.
 fn read_log(source: &str, text: &str) -> Result<Part, String> {
-    let last = |prefix: &str| text.lines().rev().find(|l| l.starts_with(prefix));
-    let (Some(score), Some(pairs)) = (last("Score of "), last("Pairs [LL, LD, DD/WL, WD, WW]: "))
-    else {
+    // The last block's pair counts and the score line above them (a log cut while a block
+    // was written may end with a score line whose pair counts are missing).
+    let lines: Vec<&str> = text.lines().collect();
+    let block = lines
+        .iter()
+        .rposition(|l| l.starts_with("Pairs [LL, LD, DD/WL, WD, WW]: "))
+        .and_then(|p| {
+            let s = lines[..p]
+                .iter()
+                .rposition(|l| l.starts_with("Score of "))?;
+            Some((lines[s], lines[p]))
+        });
+    let Some((score, pairs)) = block else {
         return Err("no statistics block in it yet (is it `tinh match`'s stdout?)".into());
     };
     let bad = || format!("cannot read its statistics line '{score}'");
@@ -294,6 +304,9 @@ SPRT: llr 0.100 (3.4%), lbound -2.94, ubound 2.94 (pentanomial, elo0=0 elo1=10 a
         let t = p.tally;
         assert_eq!((t.wins, t.losses, t.draws), (3, 1, 1));
         assert_eq!((t.penta, t.penta_wl), ([0, 0, 1, 1, 0], 1));
+        // Cut while the next block was written: that block's score line is not read.
+        let cut = format!("{LOG}Score of A vs B: 4 - 1 - 1  [0.750] 6\n");
+        assert_eq!(read_log("run.log", &cut).unwrap().tally, t);
         assert!(read_log("x", "Finished game 1 (A vs B): 1-0\n").is_err());
         assert!(read_log("x", "").is_err());
     }

@@ -1,6 +1,7 @@
 //! Static evaluation for Reveal Chess and chess: tapered (middlegame / endgame) terms for
-//! material, piece-square bonuses, mobility, king safety, pawn structure and threats
-//! (pieces attacked by pawns, minor pieces and rooks), plus the face-down term:
+//! material, piece-square bonuses, mobility, king safety, pawn structure (connected pawns,
+//! and passed pawns with the kings around them) and threats (pieces attacked by pawns,
+//! minor pieces and rooks), plus the face-down term:
 //! a face-down piece is worth its pool's expected value (weights = pool counts) and some
 //! credit for its shell's mobility. All weights live in one `Weights` structure, the
 //! piece values that order captures included; chess and Reveal Chess each compile in
@@ -404,7 +405,8 @@ fn add_passer_surroundings(a: &mut Acc, w: &Weights, p: &Pos, c: usize, s: usize
     if rank_weight == 0 {
         return;
     }
-    // A pawn on relative rank 3..6 always has a square in front.
+    // A pawn on relative rank 3..6 always has a square in front (none stands on its last
+    // rank: FEN refuses one, and a shell revealed there as a pawn promotes at once).
     let stop = if c == WHITE { s + 8 } else { s - 8 };
     let own = king_distance(p.king_sq(c), stop) * rank_weight;
     let enemy = king_distance(p.king_sq(c ^ 1), stop) * rank_weight;
