@@ -5,6 +5,7 @@
 //! game, with the time each rung took per move and the calibration line the game's
 //! `StrengthScale` is written from.
 
+use super::aligned;
 use super::args::{self, TimeControl};
 use super::pgn::{self, PgnGame};
 use super::rating::{self, Fit, PairResult};
@@ -792,33 +793,5 @@ fn table(p: &Plan, results: &[PairResult], fit: &Fit, times: &[TimeUse], source:
         p.variant,
         points.join(", ")
     ));
-    s
-}
-
-/// Rows under a header, the first column left-aligned and the others right-aligned, each
-/// as wide as its widest entry.
-fn aligned(header: &[&str], rows: &[Vec<String>]) -> String {
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let line = |cells: Vec<&str>| {
-        let mut out = String::new();
-        for (k, (cell, &w)) in cells.iter().zip(&widths).enumerate() {
-            let pad = " ".repeat(w - cell.chars().count());
-            if k == 0 {
-                out.push_str(&format!("{cell}{pad}"));
-            } else {
-                out.push_str(&format!("  {pad}{cell}"));
-            }
-        }
-        out.trim_end().to_string() + "\n"
-    };
-    let mut s = line(header.to_vec());
-    for row in rows {
-        s.push_str(&line(row.iter().map(String::as_str).collect()));
-    }
     s
 }

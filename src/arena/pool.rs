@@ -4,6 +4,7 @@
 //! the runs' logs (`tinh match`'s stdout) or given as counts, and reports the Elo, its
 //! interval and the LLR of the whole, with the formulas `tinh match` uses.
 
+use super::aligned;
 use super::args::{group, parse_sprt};
 use super::stats::{self, Sprt, Tally};
 
@@ -194,24 +195,17 @@ fn warn_on_other_engines(parts: &[Part]) {
 fn report(parts: &[Part], sprt: &Sprt) -> String {
     let mut pooled = Tally::default();
     for p in parts {
-        let t = &p.tally;
-        pooled.wins += t.wins;
-        pooled.losses += t.losses;
-        pooled.draws += t.draws;
-        pooled.penta_wl += t.penta_wl;
-        for (sum, n) in pooled.penta.iter_mut().zip(t.penta) {
-            *sum += n;
-        }
+        pooled.add(&p.tally);
     }
     let games_known = parts.iter().all(|p| p.games_known);
-    let rows: Vec<[String; 5]> = parts
+    let rows: Vec<Vec<String>> = parts
         .iter()
         .map(|p| {
             let t = &p.tally;
             let elo = t.elo_pentanomial().map_or("-".into(), |e| {
                 format!("{:+.1} [{:+.1}, {:+.1}]", e.elo, e.lower, e.upper)
             });
-            [
+            vec![
                 p.source.clone(),
                 p.engines.clone().unwrap_or_default(),
                 t.pairs().to_string(),
@@ -227,33 +221,7 @@ fn report(parts: &[Part], sprt: &Sprt) -> String {
         "[LL, LD, DD+WL, WD, WW]",
         "Elo [95%]",
     ];
-    let width = |i: usize| {
-        rows.iter()
-            .map(|r| r[i].chars().count())
-            .chain([header[i].len()])
-            .max()
-            .unwrap_or(0)
-    };
-    let w: Vec<usize> = (0..5).map(width).collect();
-    let line = |r: &[String; 5]| {
-        let cells = format!(
-            "{:<w0$}  {:<w1$}  {:>w2$}  {:<w3$}  {}",
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            r[4],
-            w0 = w[0],
-            w1 = w[1],
-            w2 = w[2],
-            w3 = w[3]
-        );
-        format!("{}\n", cells.trim_end())
-    };
-    let mut s = line(&header.map(String::from));
-    for r in &rows {
-        s.push_str(&line(r));
-    }
+    let mut s = aligned(&header, &rows);
     s.push('\n');
     let runs = parts.len();
     let games = if games_known {

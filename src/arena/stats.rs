@@ -136,6 +136,16 @@ impl Tally {
             self.draws as f64 / self.games() as f64
         }
     }
+    /// Add another tally's counts to these (runs of the same test pooled).
+    pub fn add(&mut self, other: &Tally) {
+        self.wins += other.wins;
+        self.losses += other.losses;
+        self.draws += other.draws;
+        for (sum, n) in self.penta.iter_mut().zip(other.penta) {
+            *sum += n;
+        }
+        self.penta_wl += other.penta_wl;
+    }
     /// Record one game; `points` is 1.0, 0.5 or 0.0 for the first player.
     pub fn add_game(&mut self, points: f64) {
         if points > 0.75 {

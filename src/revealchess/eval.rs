@@ -780,10 +780,10 @@ mod tests {
         evaluate_with(&fen::parse(f, chess).unwrap(), compiled_weights(chess))
     }
 
-    /// The compiled-in weights with every threat, rook-file and passed-pawn-surroundings
-    /// weight set, each to its own value (the compiled-in sets may leave them at zero,
-    /// where the tests below would not see them).
-    fn with_threats(chess: bool) -> Weights {
+    /// The compiled-in weights with every threat, rook-file, connected-pawn and
+    /// passed-pawn-surroundings weight set, each to its own value (the compiled-in sets may
+    /// leave them at zero, where the tests below would not see them).
+    fn with_every_term(chess: bool) -> Weights {
         let mut w = compiled_weights(chess).clone();
         for (r, k) in (0..8).zip(0i32..) {
             w.connected[r] = (4 + 3 * k, 7 + 2 * k);
@@ -860,7 +860,7 @@ mod tests {
         ] {
             let m = mirror(f);
             assert_eq!(ev(f, chess), ev(&m, chess), "{f} vs {m}");
-            let w = with_threats(chess);
+            let w = with_every_term(chess);
             let ev_threats = |f: &str| evaluate_with(&fen::parse(f, chess).unwrap(), &w);
             assert_eq!(ev_threats(f), ev_threats(&m), "threats: {f} vs {m}");
         }
@@ -895,7 +895,7 @@ mod tests {
             let weights = if game % 2 == 0 {
                 compiled_weights(false).clone()
             } else {
-                with_threats(false)
+                with_every_term(false)
             };
             let mut eval = Evaluation::new(&b, weights);
             for _ in 0..200 {
@@ -965,7 +965,7 @@ mod tests {
         // White pawns c4 and e4 and the rook on d1 attack the knight on d5, which attacks
         // nothing of White's but the king's neighbourhood.
         let b = fen::parse("4k3/8/8/3n4/2P1P3/8/8/3RK3 w - - 0 1", true).unwrap();
-        let w = with_threats(true);
+        let w = with_every_term(true);
         let threats = term(&b, &w, "threats");
         let phase = w.phase[KNIGHT] + w.phase[ROOK];
         let want = (
@@ -977,7 +977,7 @@ mod tests {
         // attacks it and a revealed rook (a8); the face-down pieces attack the pawn on c6
         // as their shells do, a pawn (d7) and a knight (b8).
         let b = fen::parse("rx2k3/3x4/1NP5/8/8/8/8/4K3 w - - 0 1 n1p1", false).unwrap();
-        let w = with_threats(false);
+        let w = with_every_term(false);
         let threats = term(&b, &w, "threats");
         let want = (
             w.threat_by_pawn[5].0 + w.threat_by_minor[5].0 + w.threat_by_minor[ROOK].0,
@@ -1005,7 +1005,7 @@ mod tests {
     /// half-open one, as part of its placement.
     #[test]
     fn rooks_on_open_and_half_open_files() {
-        let w = with_threats(true);
+        let w = with_every_term(true);
         let placement = |f: &str| term(&fen::parse(f, true).unwrap(), &w, "piece-square").first;
         let open = placement("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
         let half_open = placement("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1");
@@ -1019,25 +1019,24 @@ mod tests {
         assert!(open - half_open > 0);
     }
 
+    /// What weights `on` add to White's and Black's pawn terms of `f` over weights `off`.
+    fn pawns_added(f: &str, chess: bool, on: &Weights, off: &Weights) -> (i32, i32) {
+        let b = fen::parse(f, chess).unwrap();
+        let (with, without) = (term(&b, on, "pawns"), term(&b, off, "pawns"));
+        (with.first - without.first, with.second - without.second)
+    }
+
     /// A passed pawn's surroundings: each king's distance to the square in front of it
     /// and a piece there, times its rank weight (relative rank - 2); none below rank 3.
     #[test]
     fn passed_pawns_count_king_distances_and_a_blocker() {
-        let w = with_threats(true);
-        let weights_off = {
-            let mut w = w.clone();
-            w.passed_own_king = (0, 0);
-            w.passed_enemy_king = (0, 0);
-            w.passed_blocked = (0, 0);
-            w
-        };
-        // What the three weights add to White's and Black's pawn terms. Bare kings and
-        // pawns: phase 0, so only the endgame weights count.
-        let added = |f: &str| {
-            let b = fen::parse(f, true).unwrap();
-            let (on, off) = (term(&b, &w, "pawns"), term(&b, &weights_off, "pawns"));
-            (on.first - off.first, on.second - off.second)
-        };
+        let w = with_every_term(true);
+        let mut off = w.clone();
+        off.passed_own_king = (0, 0);
+        off.passed_enemy_king = (0, 0);
+        off.passed_blocked = (0, 0);
+        // Bare kings and pawns: phase 0, so only the endgame weights count.
+        let added = |f: &str| pawns_added(f, true, &w, &off);
         let (own, enemy, blocked) = (
             w.passed_own_king.1,
             w.passed_enemy_king.1,
@@ -1067,14 +1066,10 @@ mod tests {
     /// stands beside it on its rank.
     #[test]
     fn connected_pawns_are_defended_or_side_by_side() {
-        let w = with_threats(false);
+        let w = with_every_term(false);
         let mut off = w.clone();
         off.connected = [(0, 0); 8];
-        let added = |f: &str| {
-            let b = fen::parse(f, false).unwrap();
-            let (on, none) = (term(&b, &w, "pawns"), term(&b, &off, "pawns"));
-            (on.first - none.first, on.second - none.second)
-        };
+        let added = |f: &str| pawns_added(f, false, &w, &off);
         let eg = |r: usize| w.connected[r].1;
         // White d4 and e4 side by side, f3 defending e4; f3 itself is neither. The black
         // pawn a5 is alone. Only kings and pawns: phase 0.
