@@ -352,6 +352,48 @@ fn same_seed_same_reveals_and_sprt_stops_early() {
     assert!(r.stdout.contains("SPRT: llr"));
 }
 
+#[test]
+fn each_side_gets_the_same_reveals_in_both_games_of_a_pair() {
+    // Two different deterministic movers: the two games of the pair go different ways, so
+    // the pieces that reveal, and when, differ; the types each side draws, in order, must
+    // not (each side has its own reveal stream, and its pool changes only by its reveals).
+    let path = tmp("pair-reveals.pgn");
+    let mut args = fake_engine("a", "good", &["nodes=1", "arg=--salt", "arg=a"]);
+    args.extend(fake_engine(
+        "b",
+        "good",
+        &["nodes=1", "arg=--salt", "arg=b"],
+    ));
+    args.extend(words(&format!(
+        "--variant revealchess --games 2 --maxmoves 30 --seed 5 --pgnout {}",
+        path.display()
+    )));
+    let r = run_match(&args);
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    let games = check_pgn(&path, Variant::RevealChess, 2);
+    let _ = std::fs::remove_file(path);
+    assert_ne!(games[0].moves, games[1].moves);
+    // A reveal's type is the upper-case letter that ends its move.
+    let reveals = |moves: &[String], side: usize| -> Vec<char> {
+        let letter = |m: &String| m.chars().last().filter(|c| c.is_ascii_uppercase());
+        moves
+            .iter()
+            .skip(side)
+            .step_by(2)
+            .filter_map(letter)
+            .collect()
+    };
+    for side in 0..2 {
+        let (first, second) = (
+            reveals(&games[0].moves, side),
+            reveals(&games[1].moves, side),
+        );
+        let n = first.len().min(second.len());
+        assert!(n >= 5, "{first:?} {second:?}");
+        assert_eq!(first[..n], second[..n], "side {side}");
+    }
+}
+
 /// `tinh sprt` reads a match's log back: one run pooled alone gives the statistics lines
 /// the match printed last, and the same log twice gives twice its pairs.
 #[test]

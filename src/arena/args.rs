@@ -47,6 +47,8 @@ range shown (a value outside it is an error); times are at most one day.
   --order sequential|random   Same as openings order= (random is shuffled by --seed).
   --seed S              Seed (0..=2^64-1) for the opening order and every reveal the referee draws;
                         the same seed replays the same reveals (default 1). Alias: --srand.
+                        Each side draws from its own stream, so both games of a pair give
+                        a side the same reveals in the same order.
   --pgnout FILE         Append every game, in game order, to FILE in PGN.
   --sprt elo0=A elo1=B [alpha=0.05] [beta=0.05]
                         Sequential probability ratio test of the first engine against the

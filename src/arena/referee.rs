@@ -1,15 +1,17 @@
 //! The referee of one game: starts (or reuses) the two engine processes, sends
 //! `ucinewgame`/`position`/`go`, keeps the clocks, checks every move with Tinh's own rules
-//! code (`Game::parse_choice`), draws every reveal from the pool with the seeded RNG
-//! (`Game::chance` weights), and ends the game by the rules (`Game::game_end`), by
-//! adjudication, or against an engine that misbehaves (time, illegal move, crash, stall).
+//! code (`Game::parse_choice`), draws every reveal from the pool with a seeded stream per
+//! side (`Game::chance` weights; `RevealStream`), and ends the game by the rules
+//! (`Game::game_end`), by adjudication, or against an engine that misbehaves (time,
+//! illegal move, crash, stall).
 
 use super::args::{EngineSpec, MatchConfig, TimeControl};
 use super::engine::{Engine, EngineError, SearchInfo};
 use crate::game::{ChanceList, Game, Outcome};
+use crate::seed::mix;
 use crate::variant::Variant;
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
+use rand::{Rng, SeedableRng};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -26,6 +28,27 @@ pub struct GameJob {
     pub seed: u64,
     /// Index of the game pair (same opening, colours swapped) this game belongs to.
     pub pair: usize,
+}
+
+/// One side's reveal draws in a game: one 64-bit number per chance event of that side,
+/// mapped onto the outcomes' total weight. Each side has its own stream, so the two games
+/// of a pair (same seed, colours swapped) give a side the same draws in the same order
+/// whichever moves the engines choose: its k-th reveal lands on the same type in both
+/// games as long as its pool is the same, and a side's pool changes only by its own
+/// reveals. With one stream for both sides, the first move that reveals nothing in one
+/// game and something in the other shifts every later draw to the other side, and the
+/// two games of a pair get unrelated luck. Each draw is still uniform over the pool.
+struct RevealStream(StdRng);
+
+impl RevealStream {
+    fn new(game_seed: u64, side: usize) -> RevealStream {
+        RevealStream(StdRng::seed_from_u64(mix(game_seed, side as u64)))
+    }
+
+    /// A number in `0..total`, uniform (multiply and shift: one draw, whatever `total`).
+    fn draw(&mut self, total: u32) -> u32 {
+        ((self.0.next_u64() as u128 * total as u128) >> 64) as u32
+    }
 }
 
 /// How a game ended, for the PGN `Termination` tag.
@@ -481,7 +504,7 @@ fn referee<G: Game>(
         &cfg.engines[ctx.job.players[0]],
         &cfg.engines[ctx.job.players[1]],
     ];
-    let mut rng = StdRng::seed_from_u64(ctx.job.seed);
+    let mut streams = [0, 1].map(|side| RevealStream::new(ctx.job.seed, side));
     let mut clocks: [Option<Clock>; 2] = [0, 1].map(|s| {
         specs[s].clock().map(|tc| Clock {
             tc,
@@ -571,7 +594,7 @@ fn referee<G: Game>(
         };
         chances.clear();
         let outcome = if g.chance(mv, &mut chances) {
-            chances.pick(rng.random_range(0..chances.total()))
+            chances.pick(streams[side].draw(chances.total()))
         } else {
             crate::game::NO_OUTCOME
         };
@@ -605,6 +628,68 @@ fn referee<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Draws `n` reveals for `side` from the Reveal Chess start pool through `stream`,
+    /// and after each, `others` reveals through `other` (the other side's stream): the
+    /// types `side` gets, in order.
+    fn reveals(
+        stream: &mut RevealStream,
+        other: &mut RevealStream,
+        others: usize,
+        n: usize,
+    ) -> Vec<u8> {
+        let mut pool = [8u16, 2, 2, 2, 1];
+        let mut got = Vec::new();
+        for _ in 0..n {
+            let mut chances = ChanceList::default();
+            for (i, &count) in pool.iter().enumerate() {
+                if count > 0 {
+                    chances.push(i as u8 + 1, count);
+                }
+            }
+            let outcome = chances.pick(stream.draw(chances.total()));
+            pool[outcome as usize - 1] -= 1;
+            got.push(outcome);
+            for _ in 0..others {
+                assert!(other.draw(15) < 15);
+            }
+        }
+        got
+    }
+
+    #[test]
+    fn each_side_draws_the_same_reveals_whatever_the_other_side_does() {
+        for seed in 0..20 {
+            let white = |others| {
+                let mut s = [0, 1].map(|side| RevealStream::new(seed, side));
+                let [w, b] = &mut s;
+                reveals(w, b, others, 15)
+            };
+            let alone = white(0);
+            assert_eq!(alone, white(1), "seed {seed}");
+            assert_eq!(alone, white(3), "seed {seed}");
+            // The whole pool, each type as often as it is in the pool.
+            let mut sorted = alone.clone();
+            sorted.sort();
+            assert_eq!(sorted, [1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5]);
+        }
+        let first = |side| RevealStream::new(7, side).draw(1 << 20);
+        assert_ne!(first(0), first(1));
+    }
+
+    #[test]
+    fn reveal_draws_are_uniform_over_the_total() {
+        let mut stream = RevealStream::new(3, 0);
+        let mut seen = [0u32; 15];
+        for _ in 0..150_000 {
+            seen[stream.draw(15) as usize] += 1;
+        }
+        // 10,000 expected each; a standard deviation is about 97.
+        assert!(
+            seen.iter().all(|&n| (9_500..=10_500).contains(&n)),
+            "{seen:?}"
+        );
+    }
 
     #[test]
     fn date_format() {

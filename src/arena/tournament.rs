@@ -83,7 +83,8 @@ fn schedule(cfg: &MatchConfig, openings: &[String]) -> Vec<GameJob> {
                     round: round + 1,
                     players,
                     start_fen: openings[pair_id % openings.len()].clone(),
-                    // Both games of a pair draw the same reveal stream: fairer pairs.
+                    // Both games of a pair share the seed, so each side gets the same reveal
+                    // draws in both (`RevealStream`): fairer pairs.
                     seed: mix(cfg.seed, pair_id as u64),
                     pair: pair_id,
                 });

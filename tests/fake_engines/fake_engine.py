@@ -4,8 +4,9 @@ legal moves (it asks `tinh perft 1` for the legal moves of the position, so it n
 rules of its own), then misbehaves on purpose on its N-th `go` of each game.
 
 Usage: fake_engine.py --tinh PATH [--mode good|illegal|crash|hang|slow] [--after N]
-                      [--sleep MS] [--name NAME] [--score CP]
-  good     always plays a legal move (chosen by a hash of the position: deterministic)
+                      [--sleep MS] [--name NAME] [--score CP] [--salt S]
+  good     always plays a legal move (chosen by a hash of the position and the salt:
+           deterministic; two salts, two different players)
   illegal  on go number N plays a well-formed move that is not legal there
   crash    on go number N exits without answering
   hang     on go number N never answers (still answers isready)
@@ -24,6 +25,7 @@ ap.add_argument("--after", type=int, default=0)
 ap.add_argument("--sleep", type=int, default=1000)
 ap.add_argument("--name", default=None)
 ap.add_argument("--score", type=int, default=0, help="score cp it reports on every move")
+ap.add_argument("--salt", default="", help="mixed into the hash that picks the move")
 a = ap.parse_args()
 
 variant = "mathchess"
@@ -57,7 +59,7 @@ def legal_moves():
 
 
 def pick(legal):
-    h = zlib.crc32((str(fen) + " " + " ".join(moves)).encode())
+    h = zlib.crc32((a.salt + str(fen) + " " + " ".join(moves)).encode())
     return legal[h % len(legal)]
 
 
