@@ -629,9 +629,9 @@ fn referee<G: Game>(
 mod tests {
     use super::*;
 
-    /// Draws `n` reveals for `side` from the Reveal Chess start pool through `stream`,
-    /// and after each, `others` reveals through `other` (the other side's stream): the
-    /// types `side` gets, in order.
+    /// Draws `n` outcomes without replacement from a pool of five kinds (counts 8, 2, 2,
+    /// 2, 1, as in Reveal Chess, though any would do) through `stream`, and after each,
+    /// `others` draws through `other` (the other side's stream): the kinds drawn, in order.
     fn reveals(
         stream: &mut RevealStream,
         other: &mut RevealStream,
