@@ -400,7 +400,14 @@ fn king_distance(a: usize, b: usize) -> i32 {
 /// is around its square in front: the kings' distances to it and whether it is occupied,
 /// each times the rank weight, so that they count most for a pawn about to queen.
 #[inline(always)]
-fn add_passer_surroundings(a: &mut Acc, w: &Weights, p: &Pos, c: usize, s: usize, rr: usize) {
+fn add_passer_surroundings(
+    a: &mut Acc,
+    w: &Weights,
+    env: &Surroundings,
+    c: usize,
+    s: usize,
+    rr: usize,
+) {
     let rank_weight = rr.saturating_sub(2) as i32;
     if rank_weight == 0 {
         return;
@@ -408,9 +415,9 @@ fn add_passer_surroundings(a: &mut Acc, w: &Weights, p: &Pos, c: usize, s: usize
     // A pawn on relative rank 3..6 always has a square in front (none stands on its last
     // rank: FEN refuses one, and a shell revealed there as a pawn promotes at once).
     let stop = if c == WHITE { s + 8 } else { s - 8 };
-    let own = king_distance(p.king_sq(c), stop) * rank_weight;
-    let enemy = king_distance(p.king_sq(c ^ 1), stop) * rank_weight;
-    let blocked = (p.occ() & bit(stop) != 0) as i32 * rank_weight;
+    let own = king_distance(env.pos.king_sq(c), stop) * rank_weight;
+    let enemy = king_distance(env.pos.king_sq(c ^ 1), stop) * rank_weight;
+    let blocked = (env.occ & bit(stop) != 0) as i32 * rank_weight;
     let (ok, ek, bl) = (w.passed_own_king, w.passed_enemy_king, w.passed_blocked);
     a.add(
         4,
@@ -551,7 +558,7 @@ fn accumulate_body(p: &Pos, w: &Weights, parts: Parts) -> Acc {
                 let rr = relative_rank(c, s);
                 a.add(4, c, w.passed[rr]);
                 if parts.pawn_company {
-                    add_passer_surroundings(&mut a, w, p, c, s, rr);
+                    add_passer_surroundings(&mut a, w, &env, c, s, rr);
                 }
             }
         }
