@@ -1,5 +1,6 @@
 //! Static evaluation for Reveal Chess and chess: tapered (middlegame / endgame) terms for
-//! material, piece-square bonuses, mobility, king safety, pawn structure (connected pawns,
+//! material, piece-square bonuses, mobility, king safety (attacks on the king's zone, safe
+//! checks within reach, the king's defenders), pawn structure (connected pawns,
 //! and passed pawns with the kings around them) and threats (pieces attacked by pawns,
 //! minor pieces and rooks), plus the face-down term:
 //! a face-down piece is worth its pool's expected value (weights = pool counts) and some
@@ -45,6 +46,17 @@ pub struct Weights {
     pub king_attack_units: [i32; 6],
     pub king_attack_scale: i32,
     pub king_attack_cap: i32,
+    /// Checks within reach, to the attacker's credit, by the type of a revealed knight,
+    /// bishop, rook or queen that attacks a square from which it would check the enemy
+    /// king: a square not held by its own side, not attacked by an enemy pawn (or pawn
+    /// shell) and not next to the king, which guards those itself. Once per such piece; a
+    /// face-down piece is not counted, since it reveals as it moves. Each also adds
+    /// `check_units` to its side's king-zone attack units.
+    pub safe_check: [(i32, i32); 6],
+    pub check_units: [i32; 6],
+    /// A piece that attacks a square next to its own king (or the king's own), by type: a
+    /// revealed P N B R Q, or (last) a face-down piece by its shell's reach.
+    pub king_defenders: [(i32, i32); 6],
     /// Own pawn (or pawn shell) directly in front of / next to the castled king.
     pub pawn_shield: (i32, i32),
     pub doubled: (i32, i32),
@@ -218,22 +230,47 @@ struct Surroundings<'a> {
     targets: Bb,
     /// Whether the weights count threats at all (`Parts`).
     threats: bool,
+    /// The own king's zone (`king_defenders`) and, by type (knight .. queen), the squares
+    /// from which such a piece would check the enemy king and that are safe for it
+    /// (`safe_check`): found only for the evaluation that counts them (`KING_REACH`).
+    own_king_zone: Bb,
+    checks: [Bb; 6],
 }
 
 impl Surroundings<'_> {
     #[inline(always)]
-    fn of(p: &Pos, c: usize, enemy_pawn_attacks: Bb, threats: bool) -> Surroundings<'_> {
+    fn of<const KING_REACH: bool>(
+        p: &Pos,
+        c: usize,
+        enemy_pawn_attacks: Bb,
+        threats: bool,
+    ) -> Surroundings<'_> {
         let ek = p.king_sq(c ^ 1);
         let tables = tables();
+        let occ = p.occ();
+        let (mut own_king_zone, mut checks) = (0, [0; 6]);
+        if KING_REACH {
+            let k = p.king_sq(c);
+            own_king_zone = tables.king[k] | bit(k);
+            // Not next to the king either: it guards those squares itself.
+            let safe = !p.col[c] & !enemy_pawn_attacks & !tables.king[ek];
+            let (diagonal, straight) = (tables.bishop(ek, occ), tables.rook(ek, occ));
+            checks[KNIGHT] = tables.knight[ek] & safe;
+            checks[BISHOP] = diagonal & safe;
+            checks[ROOK] = straight & safe;
+            checks[QUEEN] = (diagonal | straight) & safe;
+        }
         Surroundings {
             tables,
             pos: p,
-            occ: p.occ(),
+            occ,
             own: p.col[c],
             enemy_pawn_attacks,
             enemy_king_zone: tables.king[ek] | bit(ek),
             targets: if threats { threat_targets(p, c ^ 1) } else { 0 },
             threats,
+            own_king_zone,
+            checks,
         }
     }
 }
@@ -248,6 +285,10 @@ struct Parts {
     threats: bool,
     /// Any connected-pawn or passed-pawn-surroundings weight set.
     pawn_company: bool,
+    /// Any safe-check or king-defender weight set: the evaluation is then the copy of
+    /// the code compiled with them (`KING_REACH`), so that without them it pays nothing,
+    /// not even their tests.
+    king_reach: bool,
 }
 
 impl Parts {
@@ -257,6 +298,9 @@ impl Parts {
         Parts {
             threats: set(&w.threat_by_pawn) || set(&w.threat_by_minor) || set(&w.threat_by_rook),
             pawn_company: set(&around_passers) || set(&w.connected),
+            king_reach: set(&w.safe_check)
+                || w.check_units.iter().any(|&u| u != 0)
+                || set(&w.king_defenders),
         }
     }
 }
@@ -342,7 +386,14 @@ fn add_threats_against(a: &mut Acc, w: &Weights, c: usize, pt: usize, by: &Threa
 /// Add the part of a revealed piece of type `pt` and colour `c` on `s` (but for the
 /// bishop pair, which `accumulate` counts at once).
 #[inline(always)]
-fn add_piece(a: &mut Acc, w: &Weights, env: &Surroundings, c: usize, s: usize, pt: usize) {
+fn add_piece<const KING_REACH: bool>(
+    a: &mut Acc,
+    w: &Weights,
+    env: &Surroundings,
+    c: usize,
+    s: usize,
+    pt: usize,
+) {
     let t = env.tables;
     a.add(0, c, w.value[pt]);
     a.phase_x += w.phase[pt] * 16;
@@ -387,6 +438,15 @@ fn add_piece(a: &mut Acc, w: &Weights, env: &Surroundings, c: usize, s: usize, p
             a.attackers[c] += 1;
         }
         add_threats_by(a, w, env, c, pt, att);
+        if KING_REACH {
+            if att & env.own_king_zone != 0 {
+                a.add(3, c, w.king_defenders[pt]);
+            }
+            if att & env.checks[pt] != 0 {
+                a.add(3, c, w.safe_check[pt]);
+                a.units[c] += w.check_units[pt];
+            }
+        }
     }
 }
 
@@ -453,24 +513,33 @@ fn add_face_down_expectation(a: &mut Acc, w: &Weights, c: usize, pool: &[u8; 5],
 /// that has it, the same code compiled for it is used (found once, at run time).
 #[inline(always)]
 fn accumulate(p: &Pos, w: &Weights, parts: Parts) -> Acc {
+    if parts.king_reach {
+        accumulate_for::<true>(p, w, parts)
+    } else {
+        accumulate_for::<false>(p, w, parts)
+    }
+}
+
+#[inline(always)]
+fn accumulate_for<const KING_REACH: bool>(p: &Pos, w: &Weights, parts: Parts) -> Acc {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
     {
         if std::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU supports the one feature `accumulate_popcnt` is compiled for.
-            return unsafe { accumulate_popcnt(p, w, parts) };
+            return unsafe { accumulate_popcnt::<KING_REACH>(p, w, parts) };
         }
     }
-    accumulate_body(p, w, parts)
+    accumulate_body::<KING_REACH>(p, w, parts)
 }
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
 #[target_feature(enable = "popcnt")]
-fn accumulate_popcnt(p: &Pos, w: &Weights, parts: Parts) -> Acc {
-    accumulate_body(p, w, parts)
+fn accumulate_popcnt<const KING_REACH: bool>(p: &Pos, w: &Weights, parts: Parts) -> Acc {
+    accumulate_body::<KING_REACH>(p, w, parts)
 }
 
 #[inline(always)]
-fn accumulate_body(p: &Pos, w: &Weights, parts: Parts) -> Acc {
+fn accumulate_body<const KING_REACH: bool>(p: &Pos, w: &Weights, parts: Parts) -> Acc {
     let t = tables();
     let mut a = Acc::ZERO;
     let occ = p.occ();
@@ -478,7 +547,7 @@ fn accumulate_body(p: &Pos, w: &Weights, parts: Parts) -> Acc {
     for c in 0..2 {
         let own = p.col[c];
         let them = c ^ 1;
-        let env = Surroundings::of(p, c, patt[them], parts.threats);
+        let env = Surroundings::of::<KING_REACH>(p, c, patt[them], parts.threats);
         let revealed = own & !p.fd;
         // Face-down pieces: expected pool value and shell mobility.
         let fd = own & p.fd;
@@ -501,11 +570,14 @@ fn accumulate_body(p: &Pos, w: &Weights, parts: Parts) -> Acc {
                     a.units[c] += w.king_attack_units[pt];
                     a.attackers[c] += 1;
                 }
+                if KING_REACH && att & env.own_king_zone != 0 {
+                    a.add(3, c, w.king_defenders[5]);
+                }
             }
         }
         let pawns = p.pieces(c, PAWN) & !p.fd;
         for s in Bits(revealed) {
-            add_piece(&mut a, w, &env, c, s, code_type(p.sq[s]));
+            add_piece::<KING_REACH>(&mut a, w, &env, c, s, code_type(p.sq[s]));
         }
         a.bishops[c] = (p.pieces(c, BISHOP) & !p.fd).count_ones() as i32;
         if patt[c] & env.enemy_king_zone != 0 {
@@ -653,16 +725,39 @@ fn evaluate_alternatives(
     if made_type == PAWN || p.fd == 0 {
         return v;
     }
+    if parts.king_reach {
+        add_alternatives::<true>(p, w, parts, &a, mv, made, others, out);
+    } else {
+        add_alternatives::<false>(p, w, parts, &a, mv, made, others, out);
+    }
+    v
+}
+
+/// `evaluate_alternatives`' other outcomes, from `a`, the sums of the outcome `made`
+/// (a revealed piece other than a pawn).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn add_alternatives<const KING_REACH: bool>(
+    p: &Pos,
+    w: &Weights,
+    parts: Parts,
+    a: &Acc,
+    mv: Move,
+    made: u8,
+    others: &[(u8, u16)],
+    out: &mut [Option<Score>],
+) {
+    let made_type = POOL_TYPE[made as usize - 1];
     let s = revealed_square(p, mv);
     debug_assert_eq!(code_type(p.sq[s]), made_type);
     let c = (p.side ^ 1) as usize;
-    let env = Surroundings::of(p, c, pawn_attacks(p, c ^ 1), parts.threats);
+    let env = Surroundings::of::<KING_REACH>(p, c, pawn_attacks(p, c ^ 1), parts.threats);
     let k = (p.col[c] & p.fd).count_ones() as i32;
     // Who threatens the square does not depend on the piece revealed there: found once.
     let threateners = Threateners::of(&env, c, s);
     // What the revealed piece adds when it is of type `pt` and its side's pool is `pool`.
     let add_revealed = |acc: &mut Acc, pt: usize, pool: &[u8; 5]| {
-        add_piece(acc, w, &env, c, s, pt);
+        add_piece::<KING_REACH>(acc, w, &env, c, s, pt);
         add_threats_against(acc, w, c, pt, &threateners);
         acc.bishops[c] += (pt == BISHOP) as i32;
         add_face_down_expectation(acc, w, c, pool, k);
@@ -683,7 +778,6 @@ fn evaluate_alternatives(
         add_revealed(&mut alt, pt, &pool);
         *slot = Some(score(p, w, &finish(&alt, w)));
     }
-    v
 }
 
 /// The evaluation's terms, tapered, White's and Black's part each (White's view).
@@ -787,8 +881,8 @@ mod tests {
         evaluate_with(&fen::parse(f, chess).unwrap(), compiled_weights(chess))
     }
 
-    /// The compiled-in weights with every threat, rook-file, connected-pawn and
-    /// passed-pawn-surroundings weight set, each to its own value (the compiled-in sets may
+    /// The compiled-in weights with every threat, safe-check, rook-file, connected-pawn
+    /// and passed-pawn-surroundings weight set, each to its own value (the compiled-in sets may
     /// leave them at zero, where the tests below would not see them).
     fn with_every_term(chess: bool) -> Weights {
         let mut w = compiled_weights(chess).clone();
@@ -801,6 +895,9 @@ mod tests {
         w.rook_open_file = (23, 9);
         w.rook_half_open_file = (12, 5);
         for (i, k) in (0..6).zip(0i32..) {
+            w.safe_check[i] = (6 + 5 * k, 19 - 3 * k);
+            w.king_defenders[i] = (9 - 2 * k, 4 + k);
+            w.check_units[i] = 1 + k;
             w.threat_by_pawn[i] = (11 + 7 * k, 5 + 3 * k);
             w.threat_by_minor[i] = (13 + 5 * k, -3 + 4 * k);
             w.threat_by_rook[i] = (-7 + 9 * k, 17 - 2 * k);
@@ -1005,6 +1102,75 @@ mod tests {
                 )
             ),
             "evaluation {e}"
+        );
+    }
+
+    /// A knight, bishop, rook or queen that attacks a square from which it would check the
+    /// enemy king, a square not attacked by an enemy pawn, gets its safe-check weight once,
+    /// to its side's king-safety term.
+    #[test]
+    fn safe_checks_count_once_per_piece_and_not_under_pawns() {
+        // Every other part of the king-safety term off, so that it is the checks alone.
+        let mut on = with_every_term(true);
+        on.pawn_shield = (0, 0);
+        on.king_defenders = [(0, 0); 6];
+        let mut off = on.clone();
+        off.safe_check = [(0, 0); 6];
+        off.check_units = [0; 6];
+        let safety = |f: &str, w: &Weights| {
+            let t = term(&fen::parse(f, true).unwrap(), w, "king safety");
+            (t.first, t.second)
+        };
+        let phase = on.phase[KNIGHT] + on.phase[ROOK];
+        let both = (
+            on.safe_check[KNIGHT].0 + on.safe_check[ROOK].0,
+            on.safe_check[KNIGHT].1 + on.safe_check[ROOK].1,
+        );
+        // The knight on c4 reaches d6 and the rook on a1 both e1 and a8 (once). Their
+        // attack units change nothing: neither reaches the king's zone, and the penalty
+        // needs two pieces that do.
+        let open = "4k3/8/8/8/2N4K/8/8/R7 w - - 0 1";
+        assert_eq!(safety(open, &off), (0, 0));
+        assert_eq!(safety(open, &on), (taper(both, phase), 0));
+        // The pawn on e7 guards d6 and closes the e-file; a8 is still a rook check.
+        let guarded = "4k3/4p3/8/8/2N4K/8/8/R7 w - - 0 1";
+        assert_eq!(safety(guarded, &off), (0, 0));
+        assert_eq!(safety(guarded, &on), (taper(on.safe_check[ROOK], phase), 0));
+    }
+
+    /// A piece that attacks a square next to its own king, or the king's own square, gets
+    /// its type's defender weight once; a face-down piece by its shell's reach, with the
+    /// face-down entry.
+    #[test]
+    fn king_defenders_count_by_type_and_shell() {
+        // The defenders alone in the king-safety term.
+        let only = |chess: bool| {
+            let mut w = with_every_term(chess);
+            w.pawn_shield = (0, 0);
+            w.safe_check = [(0, 0); 6];
+            w.check_units = [0; 6];
+            w
+        };
+        let safety = |f: &str, chess: bool| {
+            let t = term(&fen::parse(f, chess).unwrap(), &only(chess), "king safety");
+            (t.first, t.second)
+        };
+        let w = only(true);
+        let phase = w.phase[KNIGHT] + w.phase[ROOK];
+        // The knight on f3 reaches g1 and h2; the rook on a5 reaches nothing near g1, nor
+        // the knight on c3.
+        let knight = "4k3/8/8/R7/8/5N2/8/6K1 w - - 0 1";
+        assert_eq!(
+            safety(knight, true),
+            (taper(w.king_defenders[KNIGHT], phase), 0)
+        );
+        assert_eq!(safety("4k3/8/8/R7/8/2N5/8/6K1 w - - 0 1", true), (0, 0));
+        // A face-down piece on f1 moves as a bishop: it reaches e2, next to the king.
+        let w = only(false);
+        let shell = "4k3/8/8/8/8/8/8/4KX2 w - - 0 1 B1";
+        assert_eq!(
+            safety(shell, false),
+            (taper(w.king_defenders[5], w.phase[BISHOP]), 0)
         );
     }
 
