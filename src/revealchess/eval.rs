@@ -725,33 +725,34 @@ fn evaluate_alternatives(
     if made_type == PAWN || p.fd == 0 {
         return v;
     }
+    let threats = parts.threats;
     if parts.king_reach {
-        add_alternatives::<true>(p, w, parts, &a, mv, made, others, out);
+        add_alternatives::<true>(p, w, threats, &a, mv, made, made_type, others, out);
     } else {
-        add_alternatives::<false>(p, w, parts, &a, mv, made, others, out);
+        add_alternatives::<false>(p, w, threats, &a, mv, made, made_type, others, out);
     }
     v
 }
 
-/// `evaluate_alternatives`' other outcomes, from `a`, the sums of the outcome `made`
-/// (a revealed piece other than a pawn).
+/// `evaluate_alternatives`' other outcomes, from `a`, the sums of the outcome `made`, a
+/// revealed piece of type `made_type` other than a pawn.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn add_alternatives<const KING_REACH: bool>(
     p: &Pos,
     w: &Weights,
-    parts: Parts,
+    threats: bool,
     a: &Acc,
     mv: Move,
     made: u8,
+    made_type: usize,
     others: &[(u8, u16)],
     out: &mut [Option<Score>],
 ) {
-    let made_type = POOL_TYPE[made as usize - 1];
     let s = revealed_square(p, mv);
     debug_assert_eq!(code_type(p.sq[s]), made_type);
     let c = (p.side ^ 1) as usize;
-    let env = Surroundings::of::<KING_REACH>(p, c, pawn_attacks(p, c ^ 1), parts.threats);
+    let env = Surroundings::of::<KING_REACH>(p, c, pawn_attacks(p, c ^ 1), threats);
     let k = (p.col[c] & p.fd).count_ones() as i32;
     // Who threatens the square does not depend on the piece revealed there: found once.
     let threateners = Threateners::of(&env, c, s);
@@ -881,9 +882,10 @@ mod tests {
         evaluate_with(&fen::parse(f, chess).unwrap(), compiled_weights(chess))
     }
 
-    /// The compiled-in weights with every threat, safe-check, rook-file, connected-pawn
-    /// and passed-pawn-surroundings weight set, each to its own value (the compiled-in sets may
-    /// leave them at zero, where the tests below would not see them).
+    /// The compiled-in weights with every threat, safe-check, check-unit, king-defender,
+    /// rook-file, connected-pawn and passed-pawn-surroundings weight set, each to its own
+    /// value (the compiled-in sets may leave them at zero, where the tests below would not
+    /// see them).
     fn with_every_term(chess: bool) -> Weights {
         let mut w = compiled_weights(chess).clone();
         for (r, k) in (0..8).zip(0i32..) {
