@@ -17,6 +17,7 @@ pub const WEIGHTS: Weights = Weights {
     mobility: [(0, 0), (4, 7), (4, 4), (5, 3), (3, 1), (0, 0)],
     mobility_base: [0, 4, 7, 5, 4, 0],
     shell_mobility: (3, 2),
+    pool_value: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
     king_attack_units: [0, 4, 2, 5, 6, 0],
     king_attack_scale: 7,
     king_attack_cap: 500,

@@ -3,8 +3,9 @@
 //! checks within reach, the king's defenders), pawn structure (connected pawns,
 //! and passed pawns with the kings around them) and threats (pieces attacked by pawns,
 //! minor pieces and rooks), plus the face-down term:
-//! a face-down piece is worth its pool's expected value (weights = pool counts) and some
-//! credit for its shell's mobility. All weights live in one `Weights` structure, the
+//! a face-down piece is worth its pool's expected value (weights = pool counts, each type
+//! at its value plus a correction for still being in the pool) and some credit for its
+//! shell's mobility. All weights live in one `Weights` structure, the
 //! piece values that order captures included; chess and Reveal Chess each compile in
 //! their own set (`compiled_weights`). `Evaluation` is the search's evaluator; after a
 //! reveal it also values the move's other outcomes by exchanging the revealed piece's own
@@ -41,6 +42,10 @@ pub struct Weights {
     pub mobility_base: [i32; 6],
     /// Face-down piece: mobility credit per square its shell reaches.
     pub shell_mobility: (i32, i32),
+    /// Face-down piece: what a type still in the pool is worth beyond its `value`, by pool
+    /// entry Q R B N P, in the pool's expected value. A piece that is still to be drawn is
+    /// not the same as one on the board: where it lands and when it comes are unknown.
+    pub pool_value: [(i32, i32); 5],
     /// King safety: attack units per enemy piece type hitting the king zone; the penalty
     /// is units^2 * king_attack_scale / 16 (middlegame only), capped.
     pub king_attack_units: [i32; 6],
@@ -490,7 +495,7 @@ fn add_passer_surroundings(
 }
 
 /// Add the expected value and phase of colour `c`'s `k` face-down pieces drawn from `pool`
-/// (weights = pool counts).
+/// (weights = pool counts), each type counted at its `value` plus its `pool_value`.
 #[inline(always)]
 fn add_face_down_expectation(a: &mut Acc, w: &Weights, c: usize, pool: &[u8; 5], k: i32) {
     let total: i32 = pool.iter().map(|&n| n as i32).sum();
@@ -500,8 +505,8 @@ fn add_face_down_expectation(a: &mut Acc, w: &Weights, c: usize, pool: &[u8; 5],
     let (mut mg, mut eg, mut ph) = (0, 0, 0);
     for i in 0..5 {
         let n = pool[i] as i32;
-        mg += n * w.value[POOL_TYPE[i]].0;
-        eg += n * w.value[POOL_TYPE[i]].1;
+        mg += n * (w.value[POOL_TYPE[i]].0 + w.pool_value[i].0);
+        eg += n * (w.value[POOL_TYPE[i]].1 + w.pool_value[i].1);
         ph += n * w.phase[POOL_TYPE[i]];
     }
     a.add(5, c, (k * mg / total, k * eg / total));
@@ -883,8 +888,8 @@ mod tests {
     }
 
     /// The compiled-in weights with every threat, safe-check, check-unit, king-defender,
-    /// rook-file, connected-pawn and passed-pawn-surroundings weight set, each to its own
-    /// value (the compiled-in sets may leave them at zero, where the tests below would not
+    /// rook-file, connected-pawn, passed-pawn-surroundings and pool-value weight set, each
+    /// to its own value (the compiled-in sets may leave them at zero, where the tests below would not
     /// see them).
     fn with_every_term(chess: bool) -> Weights {
         let mut w = compiled_weights(chess).clone();
@@ -903,6 +908,9 @@ mod tests {
             w.threat_by_pawn[i] = (11 + 7 * k, 5 + 3 * k);
             w.threat_by_minor[i] = (13 + 5 * k, -3 + 4 * k);
             w.threat_by_rook[i] = (-7 + 9 * k, 17 - 2 * k);
+        }
+        for (i, k) in (0..5).zip(0i32..) {
+            w.pool_value[i] = (-20 + 6 * k, -60 + 13 * k);
         }
         w
     }
@@ -979,6 +987,25 @@ mod tests {
         let q = ev("4k3/8/8/8/8/8/8/1X2K3 w - - 0 1 Q1", false);
         let p = ev("4k3/8/8/8/8/8/8/1X2K3 w - - 0 1 P1", false);
         assert!(q > p + 600, "{q} {p}");
+    }
+
+    /// A type still in the pool counts at its value plus its `pool_value`: lowering the
+    /// queen's correction by 100 lowers a face-down piece whose pool holds only a queen by
+    /// exactly 100, and by a third of that when the pool also holds two pawns.
+    #[test]
+    fn pool_value_corrects_the_pool_types() {
+        let w = compiled_weights(false);
+        let mut less = w.clone();
+        less.pool_value[0] = (w.pool_value[0].0 - 100, w.pool_value[0].1 - 100);
+        for (pool, fall) in [("Q1", 100), ("Q1P2", 33)] {
+            let f = format!("4k3/8/8/8/8/8/8/1X2K3 w - - 0 1 {pool}");
+            let p = fen::parse(&f, false).unwrap();
+            let (before, after) = (evaluate_with(&p, w), evaluate_with(&p, &less));
+            assert!(
+                (before - after - fall).abs() <= 1,
+                "{pool}: {before} {after}"
+            );
+        }
     }
 
     /// `evaluate_with_alternatives` equals making each other outcome and evaluating it,

@@ -33,6 +33,7 @@ pub const WEIGHTS: Weights = Weights {
     mobility: [(0, 0), (1, 4), (1, 5), (0, 7), (1, 3), (0, 0)],
     mobility_base: [0, -23, -15, -24, -70, 0],
     shell_mobility: (11, 19),
+    pool_value: [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0)],
     king_attack_units: [10, 4, 0, 2, 3, 0],
     king_attack_scale: 3,
     king_attack_cap: 500,
