@@ -889,8 +889,8 @@ mod tests {
 
     /// The compiled-in weights with every threat, safe-check, check-unit, king-defender,
     /// rook-file, connected-pawn, passed-pawn-surroundings and pool-value weight set, each
-    /// to its own value (the compiled-in sets may leave them at zero, where the tests below would not
-    /// see them).
+    /// to its own value (the compiled-in sets may leave them at zero, where the tests
+    /// below would not see them).
     fn with_every_term(chess: bool) -> Weights {
         let mut w = compiled_weights(chess).clone();
         for (r, k) in (0..8).zip(0i32..) {
@@ -991,7 +991,8 @@ mod tests {
 
     /// A type still in the pool counts at its value plus its `pool_value`: lowering the
     /// queen's correction by 100 lowers a face-down piece whose pool holds only a queen by
-    /// exactly 100, and by a third of that when the pool also holds two pawns.
+    /// 100, and by a third of that when the pool also holds two pawns (to a centipawn of
+    /// the middlegame/endgame blend's rounding).
     #[test]
     fn pool_value_corrects_the_pool_types() {
         let w = compiled_weights(false);

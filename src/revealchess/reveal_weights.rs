@@ -18,7 +18,7 @@
 //!
 //! This file was written from that text by `tinh --variant revealchess tune DATA --eval
 //! weights/revealchess-kingsafety.txt --rounds 0 --rust src/revealchess/reveal_weights.rs`
-//! (`--rounds 0` only measures, so any data file serves: "0 of 966 weights changed").
+//! (`--rounds 0` only measures, so any data file serves: "0 of 976 weights changed").
 
 use super::eval::Weights;
 
