@@ -223,10 +223,11 @@ fn tune_lowers_the_loss_and_writes_loadable_weights() {
 #[test]
 fn committed_weights_files_load_over_their_games() {
     // weights/ holds each game's tuned weights (EvalFile texts). Math Chess's, chess's
-    // with threats and Reveal Chess's with threats are compiled in, so loading them
-    // changes nothing; nor do chess's and Reveal Chess's with piece-square tables, which
-    // name no threat weight and whose others the threat tunes kept. The others load but
-    // differ from the compiled-in ones.
+    // with threats and Reveal Chess's with threats and with king safety are compiled in,
+    // so loading them changes nothing; nor do chess's and Reveal Chess's with piece-square
+    // tables, which name no threat weight and whose others the threat tunes kept, nor
+    // Reveal Chess's with passed pawns, which names no king-safety weight of the next fit.
+    // The others load but differ from the compiled-in ones.
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
     let read = |name: &str| std::fs::read_to_string(root.join(name)).unwrap();
     let mc = tinh::mathchess::weights::WEIGHTS;
@@ -237,6 +238,9 @@ fn committed_weights_files_load_over_their_games() {
         rc
     );
     assert_eq!(rc.with_text(&read("revealchess-psq-l2.txt")).unwrap(), rc);
+    for file in ["revealchess-kingsafety.txt", "revealchess-passers.txt"] {
+        assert_eq!(rc.with_text(&read(file)).unwrap(), rc, "{file}");
+    }
     let chess = tinh::revealchess::eval::compiled_weights(true).clone();
     assert_eq!(chess.with_text(&read("chess-threats.txt")).unwrap(), chess);
     assert_eq!(chess.with_text(&read("chess-psq.txt")).unwrap(), chess);
@@ -249,6 +253,8 @@ fn committed_weights_files_load_over_their_games() {
         ("revealchess-tuned3.txt", false),
         ("revealchess-psq.txt", false),
         ("revealchess-threats.txt", false),
+        ("revealchess-poolvalue.txt", false),
+        ("revealchess-winnable.txt", false),
     ] {
         let compiled = tinh::revealchess::eval::compiled_weights(chess).clone();
         let loaded = compiled.with_text(&read(file)).unwrap();
