@@ -254,7 +254,6 @@ fn committed_weights_files_load_over_their_games() {
         ("revealchess-psq.txt", false),
         ("revealchess-threats.txt", false),
         ("revealchess-poolvalue.txt", false),
-        ("revealchess-winnable.txt", false),
     ] {
         let compiled = tinh::revealchess::eval::compiled_weights(chess).clone();
         let loaded = compiled.with_text(&read(file)).unwrap();

@@ -38,13 +38,6 @@ pub const WEIGHTS: Weights = Weights {
     threat_by_pawn: [(-1, -19), (33, 24), (34, 34), (26, 27), (25, 25), (0, 0)],
     threat_by_minor: [(0, 8), (5, 10), (21, 28), (33, 25), (31, 29), (0, 0)],
     threat_by_rook: [(-9, 16), (-5, 12), (-8, 20), (0, 0), (34, 30), (0, 0)],
-    winnable_pawns: 0,
-    winnable_passed: 0,
-    winnable_both_flanks: 0,
-    winnable_pawn_ending: 0,
-    winnable_face_down: 0,
-    winnable_outflanking: 0,
-    winnable_bias: 0,
     tempo: 4,
     order_value: [100, 320, 330, 500, 900, 2000],
 };

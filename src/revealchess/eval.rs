@@ -93,22 +93,6 @@ pub struct Weights {
     pub threat_by_minor: [(i32, i32); 6],
     /// ... by an enemy rook or rook shell (once per attacker and piece).
     pub threat_by_rook: [(i32, i32); 6],
-    /// How winnable the endgame is (Stockfish's "complexity"): the sum of these, per
-    /// revealed pawn on the board, per passed pawn (either side's), with pawns on both
-    /// flanks (files a-d and e-h), with no piece but kings and pawns (the phase 0), per
-    /// face-down piece, per unit of the kings' outflanking (their file distance minus
-    /// their rank distance: kings face to face on a file are a blocked ending), and a
-    /// constant. The endgame part of the score moves away from
-    /// zero by the sum when it is positive and towards zero by it, but never past zero,
-    /// when it is negative: an ending with few pawns, all on one flank, is harder to win
-    /// than its material says.
-    pub winnable_pawns: i32,
-    pub winnable_passed: i32,
-    pub winnable_both_flanks: i32,
-    pub winnable_pawn_ending: i32,
-    pub winnable_face_down: i32,
-    pub winnable_outflanking: i32,
-    pub winnable_bias: i32,
     pub tempo: i32,
     /// Piece values by type P N B R Q K for ordering captures (most valuable victim,
     /// least valuable attacker) and promotions; not part of the score.
@@ -127,7 +111,7 @@ pub fn compiled_weights(chess: bool) -> &'static Weights {
     }
 }
 
-pub const TERM_NAMES: [&str; 8] = [
+pub const TERM_NAMES: [&str; 7] = [
     "material",
     "piece-square",
     "mobility",
@@ -135,10 +119,8 @@ pub const TERM_NAMES: [&str; 8] = [
     "pawns",
     "face-down",
     "threats",
-    "winnable",
 ];
 const THREATS: usize = 6;
-const WINNABLE: usize = 7;
 const N: usize = TERM_NAMES.len();
 
 /// The sums of the evaluation before `finish`: per term, per colour, (mg, eg), and what
@@ -155,12 +137,6 @@ struct Acc {
     attackers: [i32; 2],
     /// By colour: revealed bishops.
     bishops: [i32; 2],
-    /// Both colours' revealed pawns on files a-d and on e-h, passed pawns, face-down
-    /// pieces, and the kings' outflanking (for the winnable term).
-    pawns_by_flank: [i32; 2],
-    passers: i32,
-    face_down: i32,
-    outflanking: i32,
 }
 
 impl Acc {
@@ -176,10 +152,6 @@ impl Acc {
         units: [0; 2],
         attackers: [0; 2],
         bishops: [0; 2],
-        pawns_by_flank: [0; 2],
-        passers: 0,
-        face_down: 0,
-        outflanking: 0,
     };
 
     /// These sums with `other`'s taken out.
@@ -194,11 +166,7 @@ impl Acc {
             a.units[c] -= other.units[c];
             a.attackers[c] -= other.attackers[c];
             a.bishops[c] -= other.bishops[c];
-            a.pawns_by_flank[c] -= other.pawns_by_flank[c];
         }
-        a.passers -= other.passers;
-        a.face_down -= other.face_down;
-        a.outflanking -= other.outflanking;
         a
     }
 }
@@ -581,8 +549,6 @@ fn accumulate_body<const KING_REACH: bool>(p: &Pos, w: &Weights, parts: Parts) -
     let mut a = Acc::ZERO;
     let occ = p.occ();
     let patt = [pawn_attacks(p, WHITE), pawn_attacks(p, BLACK)];
-    let (wk, bk) = (p.king_sq(WHITE), p.king_sq(BLACK));
-    a.outflanking = (wk % 8).abs_diff(bk % 8) as i32 - (wk / 8).abs_diff(bk / 8) as i32;
     for c in 0..2 {
         let own = p.col[c];
         let them = c ^ 1;
@@ -592,7 +558,6 @@ fn accumulate_body<const KING_REACH: bool>(p: &Pos, w: &Weights, parts: Parts) -
         let fd = own & p.fd;
         if fd != 0 {
             let k = fd.count_ones() as i32;
-            a.face_down += k;
             add_face_down_expectation(&mut a, w, c, &p.pool[c], k);
             // A pawn shell reaches no square here (its credit would be 0).
             for s in Bits(fd & !p.bb[PAWN]) {
@@ -616,8 +581,6 @@ fn accumulate_body<const KING_REACH: bool>(p: &Pos, w: &Weights, parts: Parts) -
             }
         }
         let pawns = p.pieces(c, PAWN) & !p.fd;
-        a.pawns_by_flank[0] += (pawns & QUEENSIDE).count_ones() as i32;
-        a.pawns_by_flank[1] += (pawns & !QUEENSIDE).count_ones() as i32;
         for s in Bits(revealed) {
             add_piece::<KING_REACH>(&mut a, w, &env, c, s, code_type(p.sq[s]));
         }
@@ -671,7 +634,6 @@ fn accumulate_body<const KING_REACH: bool>(p: &Pos, w: &Weights, parts: Parts) -
             if enemy_pawns & (file | adj) & ahead == 0 {
                 let rr = relative_rank(c, s);
                 a.add(4, c, w.passed[rr]);
-                a.passers += 1;
                 if parts.pawn_company {
                     add_passer_surroundings(&mut a, w, &env, c, s, rr);
                 }
@@ -697,32 +659,10 @@ fn finish(a: &Acc, w: &Weights) -> Terms {
             t[0][c].1 += w.bishop_pair.1;
         }
     }
-    let phase = (a.phase_x / 16).min(24);
-    add_winnable(&mut t, a, w, phase);
-    Terms { t, phase }
-}
-
-/// Files a-d.
-const QUEENSIDE: Bb = 0x0f0f_0f0f_0f0f_0f0f;
-
-/// The winnable term (see `Weights::winnable_pawns`): the endgame score's leader gets
-/// the complexity sum, or loses it down to an even endgame.
-#[inline(always)]
-fn add_winnable(t: &mut [[(i32, i32); 2]; N], a: &Acc, w: &Weights, phase: i32) {
-    let eg: i32 = t.iter().map(|term| term[0].1 - term[1].1).sum();
-    if eg == 0 {
-        return;
+    Terms {
+        t,
+        phase: (a.phase_x / 16).min(24),
     }
-    let [queenside, kingside] = a.pawns_by_flank;
-    let complexity = w.winnable_pawns * (queenside + kingside)
-        + w.winnable_passed * a.passers
-        + w.winnable_both_flanks * (queenside > 0 && kingside > 0) as i32
-        + w.winnable_pawn_ending * (phase == 0) as i32
-        + w.winnable_face_down * a.face_down
-        + w.winnable_outflanking * a.outflanking
-        + w.winnable_bias;
-    let leader = if eg > 0 { 0 } else { 1 };
-    t[WINNABLE][leader].1 += complexity.max(-eg.abs());
 }
 
 fn compute(p: &Pos, w: &Weights) -> Terms {
@@ -948,8 +888,8 @@ mod tests {
     }
 
     /// The compiled-in weights with every threat, safe-check, check-unit, king-defender,
-    /// rook-file, connected-pawn, passed-pawn-surroundings, pool-value and winnable weight
-    /// set, each to its own value (the compiled-in sets may leave them at zero, where the tests
+    /// rook-file, connected-pawn, passed-pawn-surroundings and pool-value weight set, each
+    /// to its own value (the compiled-in sets may leave them at zero, where the tests
     /// below would not see them).
     fn with_every_term(chess: bool) -> Weights {
         let mut w = compiled_weights(chess).clone();
@@ -972,13 +912,6 @@ mod tests {
         for (i, k) in (0..5).zip(0i32..) {
             w.pool_value[i] = (-20 + 6 * k, -60 + 13 * k);
         }
-        w.winnable_pawns = 7;
-        w.winnable_passed = 11;
-        w.winnable_both_flanks = 23;
-        w.winnable_pawn_ending = 31;
-        w.winnable_face_down = -5;
-        w.winnable_outflanking = 9;
-        w.winnable_bias = -90;
         w
     }
 
@@ -1269,58 +1202,6 @@ mod tests {
             safety(shell, false),
             (taper(w.king_defenders[5], w.phase[BISHOP]), 0)
         );
-    }
-
-    /// The winnable term moves the endgame score by its sum, away from zero when the sum
-    /// is positive and towards it when negative, never past it. Kings and pawns only
-    /// (phase 0), so that the score is its endgame part.
-    #[test]
-    fn winnable_counts_pawns_passers_flanks_and_stops_at_zero() {
-        let none = compiled_weights(true).clone();
-        let added = |f: &str, chess: bool, set: &dyn Fn(&mut Weights)| {
-            let mut w = none.clone();
-            set(&mut w);
-            let b = fen::parse(f, chess).unwrap();
-            evaluate_with(&b, &w) - evaluate_with(&b, &none)
-        };
-        // White is two passed pawns up, both on the king's flank; Black to move sees it
-        // from the other side.
-        let two = "4k3/8/8/8/8/8/5PP1/4K3 w - - 0 1";
-        let two_black = "4k3/8/8/8/8/8/5PP1/4K3 b - - 0 1";
-        assert_eq!(added(two, true, &|w| w.winnable_pawns = 10), 20);
-        assert_eq!(added(two_black, true, &|w| w.winnable_pawns = 10), -20);
-        assert_eq!(added(two, true, &|w| w.winnable_passed = 7), 14);
-        assert_eq!(added(two, true, &|w| w.winnable_pawn_ending = 30), 30);
-        assert_eq!(added(two, true, &|w| w.winnable_both_flanks = 30), 0);
-        let flanks = "4k3/8/8/8/8/8/P4PP1/4K3 w - - 0 1";
-        assert_eq!(added(flanks, true, &|w| w.winnable_both_flanks = 30), 30);
-        // A black pawn on g7 keeps f2 and g2 from being passed and is not passed itself;
-        // a2 is.
-        let blocked = "4k3/6p1/8/8/8/8/P4PP1/4K3 w - - 0 1";
-        assert_eq!(added(blocked, true, &|w| w.winnable_passed = 7), 7);
-        // Black leads: its own score rises as White's falls.
-        let black_up = "4k3/5pp1/8/8/8/8/8/4K3 w - - 0 1";
-        assert_eq!(added(black_up, true, &|w| w.winnable_bias = 40), -40);
-        // A negative sum takes the endgame score to zero and no further: only the tempo
-        // is left.
-        let tempo = none.tempo;
-        let even = added(two, true, &|w| w.winnable_bias = -100_000);
-        assert_eq!(
-            evaluate_with(&fen::parse(two, true).unwrap(), &none) + even,
-            tempo
-        );
-        // A face-down piece counts (its pool holds a pawn, so the phase stays 0).
-        let shell = "4k3/8/8/8/8/8/2X2PP1/4K3 w - - 0 1 P1";
-        assert_eq!(added(shell, false, &|w| w.winnable_face_down = -6), -6);
-        // Kings on e1 and e8 face each other (file distance 0, rank distance 7); on a1
-        // and h2 they are 7 files and 1 rank apart.
-        assert_eq!(added(two, true, &|w| w.winnable_outflanking = 2), -14);
-        let apart = "8/8/8/8/8/8/5PPk/K7 w - - 0 1";
-        assert_eq!(added(apart, true, &|w| w.winnable_outflanking = 2), 12);
-        // An even endgame (the sides' pawns mirror each other, White to move has only the
-        // tempo, which is not part of it) is left alone.
-        let level = "4k3/5pp1/8/8/8/8/5PP1/4K3 w - - 0 1";
-        assert_eq!(added(level, true, &|w| w.winnable_bias = 50), 0);
     }
 
     /// A rook on a file without pawns gets the open-file bonus, with only enemy pawns the

@@ -18,7 +18,7 @@
 //!
 //! This file was written from that text by `tinh --variant revealchess tune DATA --eval
 //! weights/revealchess-kingsafety.txt --rounds 0 --rust src/revealchess/reveal_weights.rs`
-//! (`--rounds 0` only measures, so any data file serves: "0 of 983 weights changed").
+//! (`--rounds 0` only measures, so any data file serves: "0 of 976 weights changed").
 
 use super::eval::Weights;
 
@@ -54,13 +54,6 @@ pub const WEIGHTS: Weights = Weights {
     threat_by_pawn: [(-35, 118), (69, 71), (116, 122), (120, 187), (144, 430), (-52, 75)],
     threat_by_minor: [(-3, 12), (18, 45), (48, 40), (65, 99), (103, 192), (-11, 10)],
     threat_by_rook: [(-6, 7), (8, 34), (42, 14), (87, 337), (84, 427), (8, -10)],
-    winnable_pawns: 0,
-    winnable_passed: 0,
-    winnable_both_flanks: 0,
-    winnable_pawn_ending: 0,
-    winnable_face_down: 0,
-    winnable_outflanking: 0,
-    winnable_bias: 0,
     tempo: 25,
     order_value: [100, 320, 330, 500, 900, 2000],
 };
