@@ -233,12 +233,12 @@ fn committed_weights_files_load_over_their_games() {
     let mc = tinh::mathchess::weights::WEIGHTS;
     assert_eq!(mc.with_text(&read("mathchess-tuned.txt")).unwrap(), mc);
     let rc = tinh::revealchess::eval::compiled_weights(false).clone();
-    assert_eq!(
-        rc.with_text(&read("revealchess-threats-only.txt")).unwrap(),
-        rc
-    );
-    assert_eq!(rc.with_text(&read("revealchess-psq-l2.txt")).unwrap(), rc);
-    for file in ["revealchess-kingsafety.txt", "revealchess-passers.txt"] {
+    for file in [
+        "revealchess-threats-only.txt",
+        "revealchess-psq-l2.txt",
+        "revealchess-kingsafety.txt",
+        "revealchess-passers.txt",
+    ] {
         assert_eq!(rc.with_text(&read(file)).unwrap(), rc, "{file}");
     }
     let chess = tinh::revealchess::eval::compiled_weights(true).clone();
