@@ -96,7 +96,8 @@ impl<M: GameMove> Picker<M> {
 
     /// Score every move: the table move, captures by the evaluation's MVV-LVA plus
     /// `noisy_score` (their capture history), killers, then quiet moves by `quiet_score`
-    /// (their history); with `see`, captures that lose by exchange come last.
+    /// (their history); with `see`, captures that lose by exchange come last. Returns how
+    /// many of the moves are noisy.
     #[allow(clippy::too_many_arguments)]
     pub fn score_all<G: Game<Move = M>>(
         &mut self,
@@ -107,11 +108,14 @@ impl<M: GameMove> Picker<M> {
         see: bool,
         noisy_score: impl Fn(M) -> i32,
         quiet_score: impl Fn(M) -> i32,
-    ) {
+    ) -> usize {
+        let mut noisy = 0;
         for (i, &m) in self.moves.iter().enumerate() {
             let s = if m == tt_move {
+                noisy += pos.is_noisy(m) as usize;
                 TT_SCORE
             } else if pos.is_noisy(m) {
+                noisy += 1;
                 let base = if see && !eval.see_ge(pos, m, 0) {
                     BAD_NOISY_BASE
                 } else {
@@ -127,6 +131,7 @@ impl<M: GameMove> Picker<M> {
             };
             self.scores[i] = MaybeUninit::new(s);
         }
+        noisy
     }
 
     /// Score noisy moves only (quiescence): the table move, then MVV-LVA plus
