@@ -76,11 +76,9 @@ pub struct Tables {
     attacks: Vec<Bb>,
     /// PEXT-indexed copy of the slider tables (same offsets), kept for the measurement.
     pext_attacks: Vec<Bb>,
-    /// Whether sliding attacks use the PEXT index (`pext_is_fast`).
-    #[cfg_attr(
-        not(all(target_arch = "x86_64", target_feature = "bmi2")),
-        allow(dead_code)
-    )]
+    /// Whether sliding attacks use the PEXT index (`pext_is_fast`); only builds that
+    /// target BMI2 have the choice.
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     use_pext: bool,
 }
 
@@ -299,40 +297,37 @@ fn build() -> Tables {
         bishop,
         attacks,
         pext_attacks,
+        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
         use_pext: pext_is_fast(),
     }
 }
 
-/// Whether this build indexes sliding attacks by PEXT: only in builds that target BMI2
-/// (`-C target-cpu=native` on a BMI2 machine), not when `TINH_MAGIC` is set at compile
-/// time (for measuring one against the other), and not on AMD processors before Zen 3
-/// (family 0x19), whose PEXT is microcoded: there the magic index is 2.6 times faster in
-/// perft (an EPYC of family 0x17, 211 M against 81 M leaves/s).
+/// Whether a build that targets BMI2 (`-C target-cpu=native` on a BMI2 machine) indexes
+/// sliding attacks by PEXT: not when `TINH_MAGIC` is set at compile time (for measuring
+/// one against the other), and not on AMD processors before Zen 3 (family 0x19), whose
+/// PEXT is microcoded: there the magic index is 2.6 times faster in perft (an EPYC of
+/// family 0x17, 211 M against 81 M leaves/s).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 fn pext_is_fast() -> bool {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        use std::arch::x86_64::__cpuid;
-        if option_env!("TINH_MAGIC").is_some() {
-            return false;
-        }
-        // SAFETY: CPUID leaves 0 and 1 exist on every x86-64 processor. (`__cpuid` is a
-        // safe function in newer Rust than this crate's minimum, 1.88.)
-        #[allow(unused_unsafe)]
-        let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
-        let mut name = [0u8; 12];
-        name[..4].copy_from_slice(&vendor.ebx.to_le_bytes());
-        name[4..8].copy_from_slice(&vendor.edx.to_le_bytes());
-        name[8..].copy_from_slice(&vendor.ecx.to_le_bytes());
-        let base = (signature >> 8) & 0xf;
-        let family = if base == 0xf {
-            base + ((signature >> 20) & 0xff)
-        } else {
-            base
-        };
-        !(matches!(&name, b"AuthenticAMD" | b"HygonGenuine") && family < 0x19)
+    use std::arch::x86_64::__cpuid;
+    if option_env!("TINH_MAGIC").is_some() {
+        return false;
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    false
+    // SAFETY: CPUID leaves 0 and 1 exist on every x86-64 processor. (`__cpuid` is a safe
+    // function in newer Rust than this crate's minimum, 1.88.)
+    #[allow(unused_unsafe)]
+    let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
+    let mut name = [0u8; 12];
+    name[..4].copy_from_slice(&vendor.ebx.to_le_bytes());
+    name[4..8].copy_from_slice(&vendor.edx.to_le_bytes());
+    name[8..].copy_from_slice(&vendor.ecx.to_le_bytes());
+    let base = (signature >> 8) & 0xf;
+    let family = if base == 0xf {
+        base + ((signature >> 20) & 0xff)
+    } else {
+        base
+    };
+    !(matches!(&name, b"AuthenticAMD" | b"HygonGenuine") && family < 0x19)
 }
 
 /// Magics found by `find_magics` below (fixed-seed search; rerun it to regenerate). The
