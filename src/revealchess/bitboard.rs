@@ -306,7 +306,7 @@ fn build() -> Tables {
 /// sliding attacks by PEXT: not when `TINH_MAGIC` is set at compile time (for measuring
 /// one against the other), and not on AMD processors before Zen 3 (family 0x19), whose
 /// PEXT is microcoded: there the magic index is 2.6 times faster in perft (an EPYC of
-/// family 0x17, 211 M against 81 M leaves/s).
+/// family 0x17, 212 M against 81 M leaves/s).
 #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 fn pext_is_fast() -> bool {
     use std::arch::x86_64::__cpuid;
