@@ -283,9 +283,13 @@ impl Surroundings<'_> {
 /// Which optional groups of terms a weight set uses: a group whose weights are all zero
 /// (a game whose weights for it have not passed their test) skips its loops, so that it
 /// pays nothing for them and searches exactly as without them. Found once per weight set
-/// by the search's evaluator (`Evaluation`), not at every node.
+/// by the search's evaluator (`Evaluation`), not at every node, which also lends its
+/// look-up tables through it.
 #[derive(Clone, Copy, Debug)]
-struct Parts {
+struct Parts<'a> {
+    /// The weight set's look-up tables (`Precomputed`), where the evaluator has them;
+    /// without them each evaluation works their entries out as it needs them.
+    precomputed: Option<&'a Precomputed>,
     /// Any threat weight set.
     threats: bool,
     /// Any connected-pawn or passed-pawn-surroundings weight set.
@@ -296,11 +300,12 @@ struct Parts {
     king_reach: bool,
 }
 
-impl Parts {
-    fn of(w: &Weights) -> Parts {
+impl Parts<'_> {
+    fn of(w: &Weights) -> Parts<'static> {
         let set = |pairs: &[(i32, i32)]| pairs.iter().any(|&p| p != (0, 0));
         let around_passers = [w.passed_own_king, w.passed_enemy_king, w.passed_blocked];
         Parts {
+            precomputed: None,
             threats: set(&w.threat_by_pawn) || set(&w.threat_by_minor) || set(&w.threat_by_rook),
             pawn_company: set(&around_passers) || set(&w.connected),
             king_reach: set(&w.safe_check)
@@ -388,12 +393,31 @@ fn add_threats_against(a: &mut Acc, w: &Weights, c: usize, pt: usize, by: &Threa
     }
 }
 
+/// The placement of a piece of type `pt` on `own_view`, its square seen from its own side
+/// (`relative_square`): the centre shape, the pawn's rank or the king's, and the
+/// piece-square table. Rooks' file bonuses come on top (`add_piece`).
+fn placement_of(w: &Weights, pt: usize, own_view: usize) -> (i32, i32) {
+    // The steps to the centre are the same from either side (the ranks mirror).
+    let cs = center_steps(own_view);
+    let mut placement = (w.center[pt].0 * cs, w.center[pt].1 * cs);
+    let rr = own_view / 8;
+    if pt == PAWN {
+        placement.0 += w.pawn_rank[rr].0;
+        placement.1 += w.pawn_rank[rr].1;
+    } else if pt == KING {
+        placement.0 = w.king_rank_mg * rr as i32;
+    }
+    let table = w.psq[pt][own_view];
+    (placement.0 + table.0, placement.1 + table.1)
+}
+
 /// Add the part of a revealed piece of type `pt` and colour `c` on `s` (but for the
 /// bishop pair, which `accumulate` counts at once).
 #[inline(always)]
 fn add_piece<const KING_REACH: bool>(
     a: &mut Acc,
     w: &Weights,
+    precomputed: Option<&Precomputed>,
     env: &Surroundings,
     c: usize,
     s: usize,
@@ -402,18 +426,11 @@ fn add_piece<const KING_REACH: bool>(
     let t = env.tables;
     a.add(0, c, w.value[pt]);
     a.phase_x += w.phase[pt] * 16;
-    let cs = center_steps(s);
-    let mut placement = (w.center[pt].0 * cs, w.center[pt].1 * cs);
-    let rr = relative_rank(c, s);
-    if pt == PAWN {
-        placement.0 += w.pawn_rank[rr].0;
-        placement.1 += w.pawn_rank[rr].1;
-    } else if pt == KING {
-        placement.0 = w.king_rank_mg * rr as i32;
-    }
-    let own_view = w.psq[pt][relative_square(c, s)];
-    placement.0 += own_view.0;
-    placement.1 += own_view.1;
+    let own_view = relative_square(c, s);
+    let mut placement = match precomputed {
+        Some(pre) => pre.placement[pt][own_view],
+        None => placement_of(w, pt, own_view),
+    };
     if pt == ROOK {
         let pawns_on_file = env.pos.bb[PAWN] & (FILE_A << (s % 8));
         let bonus = if pawns_on_file == 0 {
@@ -494,23 +511,115 @@ fn add_passer_surroundings(
     );
 }
 
+/// A pool's counts summed for the face-down term: the pieces in it, and their values
+/// (each type at its `value` plus its `pool_value`) and phase weights, each times its
+/// count.
+#[derive(Clone, Copy, Debug, Default)]
+struct PoolSum {
+    total: i32,
+    mg: i32,
+    eg: i32,
+    phase: i32,
+}
+
+impl PoolSum {
+    fn of(w: &Weights, pool: &[u8; 5]) -> PoolSum {
+        let mut s = PoolSum::default();
+        for i in 0..5 {
+            let n = pool[i] as i32;
+            s.total += n;
+            s.mg += n * (w.value[POOL_TYPE[i]].0 + w.pool_value[i].0);
+            s.eg += n * (w.value[POOL_TYPE[i]].1 + w.pool_value[i].1);
+            s.phase += n * w.phase[POOL_TYPE[i]];
+        }
+        s
+    }
+}
+
+/// What the evaluator works out once per weight set, so that an evaluation looks it up
+/// instead of working it out again for each pool and piece: the `PoolSum` of every pool a
+/// game can reach, and each type's placement on each square (`placement_of`). Both sides'
+/// pools are summed at every Reveal Chess evaluation and seldom change; with the placement
+/// and the shells' reach weighted once (`accumulate`), 3.4% fewer instructions to search
+/// Reveal Chess's bench positions and 6.3% fewer for chess's.
+#[derive(Clone, Debug)]
+struct Precomputed {
+    pools: Vec<PoolSum>,
+    placement: [[(i32, i32); 64]; 6],
+}
+
+impl Precomputed {
+    fn of(w: &Weights) -> Precomputed {
+        let mut placement = [[(0, 0); 64]; 6];
+        for (pt, row) in placement.iter_mut().enumerate() {
+            for (own_view, v) in row.iter_mut().enumerate() {
+                *v = placement_of(w, pt, own_view);
+            }
+        }
+        Precomputed {
+            pools: (0..POOLS).map(|i| PoolSum::of(w, &pool_at(i))).collect(),
+            placement,
+        }
+    }
+}
+
+/// How many pools a game can reach: each count from 0 to its start count (`POOL_START`;
+/// a pool only shrinks), 2 * 3 * 3 * 3 * 9 = 486.
+const POOLS: usize = {
+    let (mut n, mut i) = (1, 0);
+    while i < 5 {
+        n *= POOL_START[i] as usize + 1;
+        i += 1;
+    }
+    n
+};
+
+/// A pool's place among the `POOLS` (its counts as the digits of a mixed-radix number,
+/// each count's radix its start count + 1), or None for a pool with a count above its
+/// start, which no game reaches.
+#[inline(always)]
+fn pool_index(pool: &[u8; 5]) -> Option<usize> {
+    let mut i = 0;
+    for (&n, &most) in pool.iter().zip(&POOL_START) {
+        if n > most {
+            return None;
+        }
+        i = i * (most as usize + 1) + n as usize;
+    }
+    Some(i)
+}
+
+/// The pool at place `i` among the `POOLS`: `pool_index`'s inverse.
+fn pool_at(mut i: usize) -> [u8; 5] {
+    let mut pool = [0; 5];
+    for (n, &most) in pool.iter_mut().zip(&POOL_START).rev() {
+        let radix = most as usize + 1;
+        *n = (i % radix) as u8;
+        i /= radix;
+    }
+    pool
+}
+
 /// Add the expected value and phase of colour `c`'s `k` face-down pieces drawn from `pool`
 /// (weights = pool counts), each type counted at its `value` plus its `pool_value`.
 #[inline(always)]
-fn add_face_down_expectation(a: &mut Acc, w: &Weights, c: usize, pool: &[u8; 5], k: i32) {
-    let total: i32 = pool.iter().map(|&n| n as i32).sum();
-    if total == 0 {
+fn add_face_down_expectation(
+    a: &mut Acc,
+    w: &Weights,
+    precomputed: Option<&Precomputed>,
+    c: usize,
+    pool: &[u8; 5],
+    k: i32,
+) {
+    let s = match (precomputed, pool_index(pool)) {
+        (Some(pre), Some(i)) => pre.pools[i],
+        _ => PoolSum::of(w, pool),
+    };
+    if s.total == 0 {
         return;
     }
-    let (mut mg, mut eg, mut ph) = (0, 0, 0);
-    for i in 0..5 {
-        let n = pool[i] as i32;
-        mg += n * (w.value[POOL_TYPE[i]].0 + w.pool_value[i].0);
-        eg += n * (w.value[POOL_TYPE[i]].1 + w.pool_value[i].1);
-        ph += n * w.phase[POOL_TYPE[i]];
-    }
-    a.add(5, c, (k * mg / total, k * eg / total));
-    a.phase_x += k * ph * 16 / total;
+    a.add(5, c, (k * s.mg / s.total, k * s.eg / s.total));
+    a.phase_x += k * s.phase * 16 / s.total;
 }
 
 /// The sums of `p`'s evaluation. The portable build's `count_ones` is a dozen instructions
@@ -558,8 +667,10 @@ fn accumulate_body<const KING_REACH: bool>(p: &Pos, w: &Weights, parts: Parts) -
         let fd = own & p.fd;
         if fd != 0 {
             let k = fd.count_ones() as i32;
-            add_face_down_expectation(&mut a, w, c, &p.pool[c], k);
-            // A pawn shell reaches no square here (its credit would be 0).
+            add_face_down_expectation(&mut a, w, parts.precomputed, c, &p.pool[c], k);
+            // A pawn shell reaches no square here (its credit would be 0). The squares
+            // are counted over every shell and weighted once.
+            let mut reach = 0;
             for s in Bits(fd & !p.bb[PAWN]) {
                 let pt = code_type(p.sq[s]);
                 let att = match pt {
@@ -568,8 +679,7 @@ fn accumulate_body<const KING_REACH: bool>(p: &Pos, w: &Weights, parts: Parts) -
                     ROOK => t.rook(s, occ),
                     _ => t.queen(s, occ),
                 };
-                let m = (att & !own).count_ones() as i32;
-                a.add(5, c, (m * w.shell_mobility.0, m * w.shell_mobility.1));
+                reach += (att & !own).count_ones() as i32;
                 add_threats_by(&mut a, w, &env, c, pt, att);
                 if att & env.enemy_king_zone != 0 {
                     a.units[c] += w.king_attack_units[pt];
@@ -579,10 +689,15 @@ fn accumulate_body<const KING_REACH: bool>(p: &Pos, w: &Weights, parts: Parts) -
                     a.add(3, c, w.king_defenders[5]);
                 }
             }
+            a.add(
+                5,
+                c,
+                (reach * w.shell_mobility.0, reach * w.shell_mobility.1),
+            );
         }
         let pawns = p.pieces(c, PAWN) & !p.fd;
         for s in Bits(revealed) {
-            add_piece::<KING_REACH>(&mut a, w, &env, c, s, code_type(p.sq[s]));
+            add_piece::<KING_REACH>(&mut a, w, parts.precomputed, &env, c, s, code_type(p.sq[s]));
         }
         a.bishops[c] = (p.pieces(c, BISHOP) & !p.fd).count_ones() as i32;
         if patt[c] & env.enemy_king_zone != 0 {
@@ -730,11 +845,10 @@ fn evaluate_alternatives(
     if made_type == PAWN || p.fd == 0 {
         return v;
     }
-    let threats = parts.threats;
     if parts.king_reach {
-        add_alternatives::<true>(p, w, threats, &a, mv, made, made_type, others, out);
+        add_alternatives::<true>(p, w, parts, &a, mv, made, made_type, others, out);
     } else {
-        add_alternatives::<false>(p, w, threats, &a, mv, made, made_type, others, out);
+        add_alternatives::<false>(p, w, parts, &a, mv, made, made_type, others, out);
     }
     v
 }
@@ -746,7 +860,7 @@ fn evaluate_alternatives(
 fn add_alternatives<const KING_REACH: bool>(
     p: &Pos,
     w: &Weights,
-    threats: bool,
+    parts: Parts,
     a: &Acc,
     mv: Move,
     made: u8,
@@ -757,16 +871,16 @@ fn add_alternatives<const KING_REACH: bool>(
     let s = revealed_square(p, mv);
     debug_assert_eq!(code_type(p.sq[s]), made_type);
     let c = (p.side ^ 1) as usize;
-    let env = Surroundings::of::<KING_REACH>(p, c, pawn_attacks(p, c ^ 1), threats);
+    let env = Surroundings::of::<KING_REACH>(p, c, pawn_attacks(p, c ^ 1), parts.threats);
     let k = (p.col[c] & p.fd).count_ones() as i32;
     // Who threatens the square does not depend on the piece revealed there: found once.
     let threateners = Threateners::of(&env, c, s);
     // What the revealed piece adds when it is of type `pt` and its side's pool is `pool`.
     let add_revealed = |acc: &mut Acc, pt: usize, pool: &[u8; 5]| {
-        add_piece::<KING_REACH>(acc, w, &env, c, s, pt);
+        add_piece::<KING_REACH>(acc, w, parts.precomputed, &env, c, s, pt);
         add_threats_against(acc, w, c, pt, &threateners);
         acc.bishops[c] += (pt == BISHOP) as i32;
-        add_face_down_expectation(acc, w, c, pool, k);
+        add_face_down_expectation(acc, w, parts.precomputed, c, pool, k);
     };
     let mut made_part = Acc::ZERO;
     add_revealed(&mut made_part, made_type, &p.pool[c]);
@@ -816,8 +930,20 @@ fn terms_with(p: &Pos, w: &Weights) -> Vec<EvalTerm> {
 #[derive(Clone, Debug)]
 pub struct Evaluation {
     weights: Weights,
-    /// The groups of terms `weights` uses.
-    parts: Parts,
+    /// The groups of terms `weights` uses (without its tables: they are `precomputed`
+    /// below, lent at each call).
+    parts: Parts<'static>,
+    precomputed: Precomputed,
+}
+
+impl Evaluation {
+    #[inline(always)]
+    fn parts(&self) -> Parts<'_> {
+        Parts {
+            precomputed: Some(&self.precomputed),
+            ..self.parts
+        }
+    }
 }
 
 impl Evaluator<Board> for Evaluation {
@@ -829,12 +955,13 @@ impl Evaluator<Board> for Evaluation {
     fn new(_: &Board, weights: Weights) -> Self {
         Evaluation {
             parts: Parts::of(&weights),
+            precomputed: Precomputed::of(&weights),
             weights,
         }
     }
     #[inline]
     fn evaluate(&mut self, b: &Board) -> Score {
-        evaluate_parts(b.pos(), &self.weights, self.parts)
+        evaluate_parts(b.pos(), &self.weights, self.parts())
     }
     fn evaluate_by(b: &Board, weights: &Weights) -> Score {
         evaluate_with(b.pos(), weights)
@@ -848,7 +975,7 @@ impl Evaluator<Board> for Evaluation {
         others: &[(u8, u16)],
         out: &mut [Option<Score>],
     ) -> Score {
-        evaluate_alternatives(b.pos(), &self.weights, self.parts, mv, made, others, out)
+        evaluate_alternatives(b.pos(), &self.weights, self.parts(), mv, made, others, out)
     }
     fn noisy_order(&self, b: &Board, mv: Move) -> Score {
         let p = b.pos();
@@ -1012,7 +1139,8 @@ mod tests {
     /// `evaluate_with_alternatives` equals making each other outcome and evaluating it,
     /// for every revealing move along seeded random playouts (castling reveals and reveals
     /// with a promotion letter included), and it tells most of them; with the compiled-in
-    /// weights and with every threat weight set.
+    /// weights and with every threat weight set. The evaluator, which looks up its
+    /// `Precomputed` tables, equals the evaluation that works each entry out.
     #[test]
     fn alternatives_equal_the_outcomes_made() {
         use crate::game::{ChanceList, Game, MoveList};
@@ -1031,7 +1159,7 @@ mod tests {
             } else {
                 with_every_term(false)
             };
-            let mut eval = Evaluation::new(&b, weights);
+            let mut eval = Evaluation::new(&b, weights.clone());
             for _ in 0..200 {
                 let mut moves = MoveList::new();
                 b.generate_moves(&mut moves);
@@ -1047,6 +1175,7 @@ mod tests {
                     for (k, &(o, _)) in list.iter().enumerate() {
                         b.make(mv, o);
                         let direct = eval.evaluate(&b);
+                        assert_eq!(direct, Evaluation::evaluate_by(&b, &weights));
                         let mut out = vec![None; list.len() - k - 1];
                         let v =
                             eval.evaluate_with_alternatives(&b, mv, o, &list[k + 1..], &mut out);
@@ -1082,6 +1211,32 @@ mod tests {
             }
         }
         assert!(told > made / 2, "told {told} of {made}");
+    }
+
+    /// Every pool a game can reach (no count above its start) has its own place among
+    /// the `POOLS`, and `pool_at` gives it back; a pool above the start counts has none.
+    #[test]
+    fn every_reachable_pool_has_its_own_place() {
+        let mut seen = std::collections::HashSet::new();
+        for q in 0..=1 {
+            for r in 0..=2 {
+                for b in 0..=2 {
+                    for n in 0..=2 {
+                        for p in 0..=8 {
+                            let pool = [q, r, b, n, p];
+                            let i = pool_index(&pool).unwrap();
+                            assert!(i < POOLS);
+                            assert!(seen.insert(i));
+                            assert_eq!(pool_at(i), pool);
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(seen.len(), 486);
+        assert_eq!(POOLS, 486);
+        assert_eq!(pool_index(&[2, 0, 0, 0, 0]), None);
+        assert_eq!(pool_index(&[0, 0, 0, 0, 9]), None);
     }
 
     /// The evaluation's term `name` of `b` with weights `w`.
