@@ -191,7 +191,8 @@ fn relative_rank(c: usize, s: usize) -> usize {
 }
 
 /// Steps from the board's edge towards the centre (0 on the edge .. 3 in the middle), by
-/// square: looked up for every piece of every evaluation.
+/// square: a table, since `placement_of` asks it for every piece of an evaluation that
+/// has no `Precomputed` (the tuner's).
 const CENTER_STEPS: [i32; 64] = {
     let mut t = [0; 64];
     let mut s = 0;
