@@ -233,11 +233,21 @@ fn a_predicted_outcome_that_hangs_is_searched_again() {
     assert!(plain.stats.predicted > 0, "{:?}", plain.stats);
     assert_eq!(plain.stats.predict_researches, 0);
     assert!(again.stats.predict_researches > 0, "{:?}", again.stats);
-    // The re-search changes values, not the verdict: Black's only move, White about five
-    // pawns up (-5.34 without the margin, -5.38 with it, -5.45 with the default search).
+    // The re-search changes values, not the verdict: Black's only move, White several
+    // pawns up, within a pawn of the default search's value (-7.17 without the margin,
+    // -7.39 with it, -7.45 with the default search; -5.34, -5.38 and -5.45 with the
+    // weights before the refit: the evaluation's scale moves with each fit, so the band
+    // is wide and the comparison with the default search is what holds the values).
+    let default = search_to_depth(&b, 7, &Options::default());
     for r in [&plain, &again] {
         assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("h8h7"));
-        assert!((-700..=-300).contains(&r.score), "{}", r.score);
+        assert!((-1000..=-300).contains(&r.score), "{}", r.score);
+        assert!(
+            (r.score - default.score).abs() <= 100,
+            "{} against the default search's {}",
+            r.score,
+            default.score
+        );
     }
 }
 
