@@ -235,9 +235,9 @@ pub const CHESS_STRENGTH: crate::search::skill::StrengthScale =
     };
 
 /// The strength options' calibration in Reveal Chess, measured by `tinh ladder --skills
-/// 0,5,8,12,15` with the tuned weights, piece-square tables and threat weights (December
-/// 6): four runs at 300 000 nodes a move pooled by `--refit` (README); every gap is at
-/// least +186 and full strength +229 above level 5. The skills were chosen when
+/// 0,5,8,12,15` with the refitted weights (December 7): four runs at 300 000 nodes a move
+/// pooled by `--refit` (README); every gap is at least +174 and full strength +271 above
+/// level 5. The skills were chosen when
 /// quiescence shifts went on (45b9241): they made skill 17 stronger, so that at
 /// 0,5,8,12,17 full strength was only +118 ± 92 above level 5, and at 16 +151 ± 96.
 /// (With the chance switches alone, levels 4 and 5 at skills 11 and 15 had put level 4
@@ -248,11 +248,11 @@ pub const REVEAL_STRENGTH: crate::search::skill::StrengthScale =
         levels: [0.0, 5.0, 8.0, 12.0, 15.0],
         ratings: &[
             (-1.0, 0),
-            (0.0, 499),
-            (5.0, 814),
-            (8.0, 1001),
-            (12.0, 1310),
-            (15.0, 1586),
+            (0.0, 377),
+            (5.0, 787),
+            (8.0, 1013),
+            (12.0, 1374),
+            (15.0, 1548),
         ],
     };
 
