@@ -214,6 +214,21 @@ impl<'a, G: Game> Worker<'a, G> {
         if score > bar && r > 0 {
             score = self.move_value::<NonPv>(step, d, bar, bar + 1, ply, !cut_node);
         }
+        if NT::PV
+            && score > bar
+            && score < beta
+            && ply > 0
+            && step.has_chance()
+            && self.params.chance_pv_verify != 0
+        {
+            // Below the root that null window valued the reveal by one outcome; most such
+            // estimates that beat alpha do not hold over every outcome, and the full
+            // re-search searches every outcome again as a PV node (`ChancePvVerify`).
+            self.stats.pv_verifies += 1;
+            self.exact_chance = true;
+            score = self.move_value::<NonPv>(step, d, bar, bar + 1, ply, false);
+            self.stats.pv_verify_fails += (score <= bar) as u64;
+        }
         if NT::PV && score > bar && score < beta {
             score = self.move_value::<Pv>(step, d, alpha, beta, ply, false);
         } else if NT::PV && score > alpha && score <= bar {

@@ -85,8 +85,12 @@ impl<'a, G: Game> Worker<'a, G> {
             self.root_outcomes.clear();
         }
         let ckey = chance_key(self.pos.key(), mv.to_u16());
+        // A verification must search the outcomes: the table's entry may be the estimate
+        // it verifies.
+        let exact = std::mem::take(&mut self.exact_chance);
         // A root move on the principal variation is searched for its outcomes' lines.
         if let Some(hit) = self.shared.tt.probe(ckey)
+            && !exact
             && !(NT::PV && ply == 0)
             && hit.depth >= depth
             && let Some(s) = hit.cutoff(alpha, beta, ply + 1)
@@ -100,7 +104,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let b = self.params.chance_bound;
         // Below the root, `Search_ChanceSingle` may value a real choice of outcomes by an
         // estimate instead of searching every one.
-        let estimate = ply > 0 && self.features.chance_single && outcomes.len() > 1;
+        let estimate = ply > 0 && !exact && self.features.chance_single && outcomes.len() > 1;
         let (value, bound) = if !NT::PV && depth <= self.params.chance_static_depth {
             // The same whatever the window.
             (self.chance_static(mv, &outcomes, ply), TtBound::Exact)

@@ -92,6 +92,11 @@ search_params! {
     /// 1: every outcome of a root move on the principal variation continues it (searched as
     /// a PV node, for its line); 0: only the most likely, as below the root.
     chance_root_pv: "ChanceRootPv" = 1, 0..=1;
+    /// 1: at a PV node below the root, a later move that reveals and beats alpha on its
+    /// null-window search (where its chance node is estimated from one outcome,
+    /// `Search_ChanceSingle`) is searched again with the null window over every outcome,
+    /// and with the full window only when that beats alpha too.
+    chance_pv_verify: "ChancePvVerify" = 0, 0..=1;
     /// Chance nodes average their outcomes' win rates 1 / (1 + e^(-v/s)) with this scale s
     /// (centipawns) instead of their values (0: the plain mean of the values).
     chance_sigmoid_scale: "ChanceSigmoidScale" = 0, 0..=2000;

@@ -38,6 +38,11 @@ pub struct SearchStats {
     /// Outcomes of those searched again with the full window, their null-window answer
     /// having landed more than `ChancePvPredictMargin` from the prediction.
     pub predict_researches: u64,
+    /// Reveals at PV nodes whose single-outcome null-window estimate beat alpha, searched
+    /// again over every outcome before a full-window re-search (`ChancePvVerify`).
+    pub pv_verifies: u64,
+    /// Of those, the ones that then failed low, so that no re-search was needed.
+    pub pv_verify_fails: u64,
     /// Outcome searches, by how many plies their depth was reduced (0, 1, 2, 3+).
     pub outcome_searches: [u64; REDUCTION_BUCKETS],
     /// Outcomes valued by a static evaluation (chance moves in quiescence).
@@ -71,6 +76,8 @@ impl SearchStats {
         self.quiet_shifts += o.quiet_shifts;
         self.predicted += o.predicted;
         self.predict_researches += o.predict_researches;
+        self.pv_verifies += o.pv_verifies;
+        self.pv_verify_fails += o.pv_verify_fails;
         for (a, b) in self.outcome_searches.iter_mut().zip(o.outcome_searches) {
             *a += b;
         }
@@ -92,7 +99,7 @@ impl SearchStats {
     pub fn summary(&self) -> String {
         let o = &self.outcome_searches;
         format!(
-            "inner {} (pv {} wide {} null {}) qsearch {} chance {} (tt {} probe {} star1 {} single {} quiet {} predicted {} again {}) \
+            "inner {} (pv {} wide {} null {}) qsearch {} chance {} (tt {} probe {} star1 {} single {} quiet {} predicted {} again {} verified {} low {}) \
              outcomes by reduction {}/{}/{}/{}+ static outcomes {}",
             self.inner_nodes(),
             self.pv_nodes,
@@ -107,6 +114,8 @@ impl SearchStats {
             self.quiet_shifts,
             self.predicted,
             self.predict_researches,
+            self.pv_verifies,
+            self.pv_verify_fails,
             o[0],
             o[1],
             o[2],

@@ -88,6 +88,9 @@ pub struct Worker<'a, G: Game> {
     /// Set just before a non-PV node with a wide window is searched as a PV node, so that
     /// the PV node counts itself as wide (`SearchStats`).
     pub(super) entered_wide: bool,
+    /// Set just before a chance node that must search every outcome, without the
+    /// single-outcome estimate or a table cutoff (`ChancePvVerify`); the node clears it.
+    pub(super) exact_chance: bool,
     pub seldepth: usize,
     pub stopped: bool,
     pub(super) history: History,
@@ -157,6 +160,7 @@ impl<'a, G: Game> Worker<'a, G> {
             nodes: 0,
             stats: SearchStats::default(),
             entered_wide: false,
+            exact_chance: false,
             seldepth: 0,
             stopped: false,
             history: History::new(G::HISTORY_SIZE),
