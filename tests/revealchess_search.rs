@@ -173,6 +173,8 @@ fn chance_single_keeps_a_mate_through_a_reveal() {
         default_with("ChanceReduceRoot", 1),
         // Internal iterative reduction: a node without a table move a ply shallower.
         default_with("IirMinDepth", 2),
+        // A reveal's estimate that beats alpha at a PV node verified over every outcome.
+        default_with("ChancePvVerify", 1),
     ] {
         let r = search_to_depth(&b, 4, &options);
         assert!(r.score >= MATE_BOUND, "{}", r.score);
@@ -249,6 +251,39 @@ fn a_predicted_outcome_that_hangs_is_searched_again() {
             default.score
         );
     }
+}
+
+#[test]
+fn a_reveal_estimated_above_alpha_on_the_pv_is_verified_before_its_re_search() {
+    // Below the root a later move's null-window search values its reveal by one outcome
+    // (`Search_ChanceSingle`); with `ChancePvVerify`, one that beats alpha is searched
+    // over every outcome with the null window before the full-window re-search, which is
+    // left out when that fails low.
+    let fen = include_str!("../openings/revealchess.epd")
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .unwrap();
+    let b = Board::from_fen(fen.split(';').next().unwrap().trim(), false).unwrap();
+    let default = search_to_depth(&b, 7, &Options::default());
+    assert_eq!(default.stats.pv_verifies, 0, "{:?}", default.stats);
+    let verified = search_to_depth(&b, 7, &default_with("ChancePvVerify", 1));
+    let s = &verified.stats;
+    assert!(s.pv_verifies > 0, "{s:?}");
+    assert!(
+        s.pv_verify_fails > 0 && s.pv_verify_fails <= s.pv_verifies,
+        "{s:?}"
+    );
+    assert!(
+        b.parse_choice(&b.move_to_string(verified.best.unwrap()))
+            .is_ok()
+    );
+    // An estimate and an exact mean differ by some centipawns, not by a different game.
+    assert!(
+        (verified.score - default.score).abs() <= 100,
+        "{} against the default search's {}",
+        verified.score,
+        default.score
+    );
 }
 
 #[test]
