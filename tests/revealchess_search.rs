@@ -189,16 +189,21 @@ fn quiet_shift_options(depth: i64) -> Options {
     default_with("ChanceSingleQuietDepth", depth)
 }
 
+/// The first position of `openings/revealchess.epd`.
+fn first_book_position() -> Board {
+    let fen = include_str!("../openings/revealchess.epd")
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .unwrap();
+    Board::from_fen(fen.split(';').next().unwrap().trim(), false).unwrap()
+}
+
 #[test]
 fn quiet_shifts_search_each_outcome_of_the_estimated_nodes() {
     // From a book position, the single-outcome estimates take their shifts from the
     // shared statics (`ChanceSingleQuietDepth` 0), or from quiescence searches of the
     // node's own outcomes where enough depth is left (3, Reveal Chess's default; 1).
-    let fen = include_str!("../openings/revealchess.epd")
-        .lines()
-        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .unwrap();
-    let b = Board::from_fen(fen.split(';').next().unwrap().trim(), false).unwrap();
+    let b = first_book_position();
     let shared = search_to_depth(&b, 6, &quiet_shift_options(0));
     assert!(shared.stats.single_outcome > 0, "{:?}", shared.stats);
     assert_eq!(shared.stats.quiet_shifts, 0);
@@ -259,11 +264,7 @@ fn a_reveal_estimated_above_alpha_on_the_pv_is_verified_before_its_re_search() {
     // (`Search_ChanceSingle`); with `ChancePvVerify`, one that beats alpha is searched
     // over every outcome with the null window before the full-window re-search, which is
     // left out when that fails low.
-    let fen = include_str!("../openings/revealchess.epd")
-        .lines()
-        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .unwrap();
-    let b = Board::from_fen(fen.split(';').next().unwrap().trim(), false).unwrap();
+    let b = first_book_position();
     let default = search_to_depth(&b, 7, &Options::default());
     assert_eq!(default.stats.pv_verifies, 0, "{:?}", default.stats);
     let verified = search_to_depth(&b, 7, &default_with("ChancePvVerify", 1));
