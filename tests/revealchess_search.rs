@@ -227,6 +227,15 @@ fn quiet_shifts_search_each_outcome_of_the_estimated_nodes() {
     );
 }
 
+/// A search that estimates some chance nodes differently from the default search values
+/// the position within a pawn of it: the same verdict, other centipawns.
+fn assert_within_a_pawn(score: Score, default: Score) {
+    assert!(
+        (score - default).abs() <= 100,
+        "{score} against the default search's {default}"
+    );
+}
+
 #[test]
 fn a_predicted_outcome_that_hangs_is_searched_again() {
     // Black must play Kh7. Then White's shell on e2 takes the rook on d3 and reveals as a
@@ -249,12 +258,7 @@ fn a_predicted_outcome_that_hangs_is_searched_again() {
     for r in [&plain, &again] {
         assert_eq!(r.best.map(|m| b.move_to_string(m)).as_deref(), Some("h8h7"));
         assert!((-1000..=-300).contains(&r.score), "{}", r.score);
-        assert!(
-            (r.score - default.score).abs() <= 100,
-            "{} against the default search's {}",
-            r.score,
-            default.score
-        );
+        assert_within_a_pawn(r.score, default.score);
     }
 }
 
@@ -279,12 +283,7 @@ fn a_reveal_estimated_above_alpha_on_the_pv_is_verified_before_its_re_search() {
             .is_ok()
     );
     // An estimate and an exact mean differ by some centipawns, not by a different game.
-    assert!(
-        (verified.score - default.score).abs() <= 100,
-        "{} against the default search's {}",
-        verified.score,
-        default.score
-    );
+    assert_within_a_pawn(verified.score, default.score);
 }
 
 #[test]
